@@ -1,0 +1,83 @@
+/* kz_pendulum.c -- the vibrated inverted pendulum of Calvo & Sanz-Serna, Sec. 2.1:
+ * (2.2)-(2.3)  q'' = l^-1 (g + a(t)) sin q,  a(t) = vmax omega cos(omega t + theta0);
+ * (2.9)        p' = f(q, theta; omega) = l^-1 (g + vmax omega cos theta) sin q;
+ * (2.5)-(2.6)  Q'' = F(Q) = (g/l - vmax^2 / (2 l^2) cos Q) sin Q;
+ * (2.7)        p ~ P + l^-1 v(t) sin Q,  v(t) = vmax sin(omega t + theta0). */
+#include "kz_internal.h"
+
+static int check(const kz_pendulum *p, kz_report *r)
+{
+  if (!p) return kz_bad(r, KZ_ENULL, "pendulum");
+  KZ_TRY(kz_check_num(r, p->l, "l", 1));
+  KZ_TRY(kz_check_num(r, p->g, "g", 0));
+  KZ_TRY(kz_check_num(r, p->vmax, "vmax", 0));
+  KZ_TRY(kz_check_num(r, p->omega, "omega", 1));
+  KZ_TRY(kz_check_num(r, p->theta0, "theta0", 0));
+  return KZ_OK;
+}
+
+static int vib_force(void *par, double theta, const double *q, double *f)
+{
+  const kz_pendulum *p = par;
+  f[0] = (p->g + p->vmax * p->omega * cos(theta)) * sin(q[0]) / p->l;
+  return KZ_OK;
+}
+
+static int time_accel(void *par, double t, const double *q, double *a)
+{
+  const kz_pendulum *p = par;
+  return vib_force(par, p->omega * t + p->theta0, q, a);
+}
+
+static int averaged_accel(void *par, double t, const double *q, double *a)
+{
+  (void)t;
+  a[0] = kz_pendulum_averaged_force(par, q[0]);
+  return KZ_OK;
+}
+
+double kz_pendulum_averaged_force(const kz_pendulum *p, double Q)
+{
+  return (p->g / p->l - p->vmax * p->vmax / (2 * p->l * p->l) * cos(Q)) * sin(Q);
+}
+
+int kz_pendulum_lift(void *par, double theta, const double *Q, double *dp)
+{
+  const kz_pendulum *p = par;
+  if (!p || !Q || !dp) return KZ_ENULL;
+  dp[0] = p->vmax * sin(theta) * sin(Q[0]) / p->l;
+  return KZ_OK;
+}
+
+int kz_pendulum_vib2(kz_vib2 *m, kz_pendulum *p, kz_report *r)
+{
+  if (!m) return kz_bad(r, KZ_ENULL, "model");
+  KZ_TRY(check(p, r));
+  m->dim = 1;
+  m->omega = p->omega;
+  m->theta0 = p->theta0;
+  m->even_in_theta = 1;
+  m->force = vib_force;
+  m->par = p;
+  return KZ_OK;
+}
+
+int kz_pendulum_sys2(kz_sys2 *m, kz_pendulum *p, kz_report *r)
+{
+  if (!m) return kz_bad(r, KZ_ENULL, "model");
+  KZ_TRY(check(p, r));
+  m->dim = 1;
+  m->accel = time_accel;
+  m->par = p;
+  return KZ_OK;
+}
+
+int kz_pendulum_averaged_sys2(kz_sys2 *m, kz_pendulum *p, kz_report *r)
+{
+  if (!m) return kz_bad(r, KZ_ENULL, "model");
+  KZ_TRY(check(p, r));
+  m->dim = 1;
+  m->accel = averaged_accel;
+  m->par = p;
+  return KZ_OK;
+}

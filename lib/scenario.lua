@@ -1,0 +1,312 @@
+-- scenario.lua -- what every scenario shares: the command line, output files, progress, and the
+-- published-vs-reproduced comparison.
+--
+--   local S = require "scenario"
+--   local sc = S.new{ id = "cs-table2.2", title = "...", params = {
+--       { "omega", {1e4, 1e6, 1e8}, "s^-1", "vibration frequencies (list)" },
+--       { "H", {1/10, 1/20}, "s", "macro steps (list)" },
+--       { "l", 0.2, "m", "rod length" },
+--       { "scheme", "MM", "", "string parameter", choices = {"MM", "TM"} },
+--     }, quick = { H = {1/10} } }
+--   local P = sc:parse(arg)          -- P.omega, P.H, P.l ... ; P.out, P.quick
+--   sc:write_tsv("tables/cs-table2.2.tsv", {"H", "omega"}, rows)
+--
+-- Command line: [--out DIR] [--quick] [--help] [key=value ...]. A list parameter (its default
+-- is a table) takes comma-separated values; numbers may be written 1e5, 1/160, 2^-10, pi/4.
+-- An unknown key or unparsable value is an error naming it: exit status 2, nothing written.
+local M = {}
+M.__index = M
+
+local function die(id, msg)
+  io.stderr:write(string.format("%s: %s\n", id, msg))
+  os.exit(2)
+end
+
+--- Parse a number written as a decimal, 1e5, a/b, a^b, or with pi (e.g. 2*pi, pi/4).
+function M.number(s)
+  if type(s) == "number" then return s end
+  if type(s) ~= "string" then return nil end
+  local str = s:gsub("%s", "")
+  if str == "" or not str:match("^[%d%.eE%+%-%*/%^%(%)pi]+$") then return nil end
+  local ok, f = pcall(loadstring, "return " .. str:gsub("pi", "(math.pi)"))
+  if not ok or not f then return nil end
+  setfenv(f, { math = { pi = math.pi } })
+  local ok2, v = pcall(f)
+  if not ok2 or type(v) ~= "number" or v ~= v or v == math.huge or v == -math.huge then return nil end
+  return v
+end
+
+--- A new scenario description. spec.params: list of {name, default, unit, help, choices=...}.
+function M.new(spec)
+  assert(spec.id and spec.params, "scenario needs id and params")
+  local sc = setmetatable({ id = spec.id, title = spec.title or spec.id, params = spec.params,
+                            quick = spec.quick or {}, byname = {} }, M)
+  for _, p in ipairs(spec.params) do sc.byname[p[1]] = p end
+  return sc
+end
+
+function M:usage()
+  local out = { string.format("usage: luajit scenarios/%s.lua [--out DIR] [--quick] [key=value ...]",
+                              self.id), "", self.title, "", "parameters (key=value; lists comma-separated):" }
+  for _, p in ipairs(self.params) do
+    local d = p[2]
+    if type(d) == "table" then
+      local t = {}
+      for i, v in ipairs(d) do t[i] = tostring(v) end
+      d = table.concat(t, ",")
+    end
+    local unit = (p[3] and p[3] ~= "") and (" [" .. p[3] .. "]") or ""
+    local ch = p.choices and (" (one of " .. table.concat(p.choices, ", ") .. ")") or ""
+    out[#out + 1] = string.format("  %-12s %s%s%s\n  %12s default: %s", p[1], p[4] or "", unit, ch, "", d)
+  end
+  out[#out + 1] = ""
+  out[#out + 1] = "  --out DIR    output root (default: paper): DIR/data, DIR/tables"
+  out[#out + 1] = "  --quick      a smaller run for smoke tests"
+  if next(self.quick) then
+    local q = {}
+    for k in pairs(self.quick) do q[#q + 1] = k end
+    table.sort(q)
+    out[#out + 1] = "               (changes: " .. table.concat(q, ", ") .. ")"
+  end
+  return table.concat(out, "\n")
+end
+
+local function convert(sc, p, raw)
+  local d = p[2]
+  local function one(s)
+    if type(d) == "string" or (type(d) == "table" and type(d[1]) == "string") then
+      if p.choices then
+        for _, c in ipairs(p.choices) do if c == s then return s end end
+        die(sc.id, string.format("parameter '%s': '%s' is not one of %s", p[1], s,
+                                 table.concat(p.choices, ", ")))
+      end
+      return s
+    end
+    local v = M.number(s)
+    if v == nil then die(sc.id, string.format("parameter '%s': cannot read '%s' as a number", p[1], s)) end
+    if p.integer and v ~= math.floor(v) then
+      die(sc.id, string.format("parameter '%s': '%s' is not a whole number", p[1], s))
+    end
+    if p.min and v < p.min then die(sc.id, string.format("parameter '%s': %s is below %s", p[1], s, p.min)) end
+    if p.max and v > p.max then die(sc.id, string.format("parameter '%s': %s is above %s", p[1], s, p.max)) end
+    if p.positive and not (v > 0) then die(sc.id, string.format("parameter '%s': %s must be > 0", p[1], s)) end
+    return v
+  end
+  if type(d) == "table" then
+    local t = {}
+    for item in (raw .. ","):gmatch("([^,]*),") do
+      if item == "" then die(sc.id, string.format("parameter '%s': empty list item in '%s'", p[1], raw)) end
+      t[#t + 1] = one(item)
+    end
+    return t
+  end
+  return one(raw)
+end
+
+--- Parse the command line; returns the parameter table (with .out and .quick).
+function M:parse(argv)
+  argv = argv or {}
+  local P, given = { out = "paper", quick = false }, {}
+  local i = 1
+  while i <= #argv do
+    local a = argv[i]
+    if a == "--help" or a == "-h" then
+      io.stdout:write(self:usage(), "\n")
+      os.exit(0)
+    elseif a == "--quick" then
+      P.quick = true
+    elseif a == "--out" then
+      if not argv[i + 1] then die(self.id, "--out needs a directory") end
+      P.out = argv[i + 1]
+      i = i + 1
+    elseif a:match("^%-%-out=") then
+      P.out = a:sub(7)
+    elseif a:match("^[%w_]+=") then
+      local k, v = a:match("^([%w_]+)=(.*)$")
+      local p = self.byname[k]
+      if not p then die(self.id, string.format("unknown parameter '%s' (see --help)", k)) end
+      if v == "" then die(self.id, string.format("parameter '%s' has no value", k)) end
+      given[k] = convert(self, p, v)
+    else
+      die(self.id, string.format("unknown argument '%s' (see --help)", a))
+    end
+    i = i + 1
+  end
+  for _, p in ipairs(self.params) do
+    local v = p[2]
+    if P.quick and self.quick[p[1]] ~= nil then v = self.quick[p[1]] end
+    if given[p[1]] ~= nil then v = given[p[1]] end
+    P[p[1]] = v
+  end
+  self.P = P
+  return P
+end
+
+---------------------------------------------------------------------------------------------------
+-- Files
+---------------------------------------------------------------------------------------------------
+
+local function mkdir_p(dir)
+  if dir == "" then return end
+  local ok = os.execute(string.format("mkdir -p '%s'", dir:gsub("'", "'\\''")))
+  if ok ~= 0 and ok ~= true then error("cannot create directory " .. dir) end
+end
+
+--- Write `text` to `path` atomically (temporary name in the same folder, then rename).
+function M.write_atomic(path, text)
+  mkdir_p(path:match("^(.*)/[^/]*$") or "")
+  local tmp = path .. ".tmp"
+  local f = assert(io.open(tmp, "wb"))
+  assert(f:write(text))
+  assert(f:close())
+  assert(os.rename(tmp, path))
+end
+
+--- Path under the output root.
+function M:path(rel) return self.P.out .. "/" .. rel end
+
+--- Format a value for a data or table file: integers as integers, other numbers %.17g.
+function M.fmt(v)
+  if type(v) == "number" then
+    if v == math.floor(v) and math.abs(v) < 2^53 then return string.format("%d", v) end
+    return string.format("%.17g", v)
+  end
+  return tostring(v)
+end
+
+--- Tab-separated text: header line then one row per entry (rows: arrays, or tables keyed by column).
+function M.tsv(columns, rows, comments)
+  local out = {}
+  for _, c in ipairs(comments or {}) do out[#out + 1] = "# " .. c end
+  out[#out + 1] = table.concat(columns, "\t")
+  for _, row in ipairs(rows) do
+    local cells = {}
+    for j, c in ipairs(columns) do
+      local v = row[c]
+      if v == nil then v = row[j] end
+      cells[j] = M.fmt(v)
+    end
+    out[#out + 1] = table.concat(cells, "\t")
+  end
+  return table.concat(out, "\n") .. "\n"
+end
+
+function M:write_tsv(rel, columns, rows, comments)
+  M.write_atomic(self:path(rel), M.tsv(columns, rows, comments))
+end
+
+function M:write_text(rel, text) M.write_atomic(self:path(rel), text) end
+
+--- Read a whitespace- or tab-separated file with a header line ('#' lines skipped).
+-- Returns rows keyed by column name (numbers converted where possible), the columns, and the
+-- comment lines (without '# ').
+function M.read_table(path)
+  local f = io.open(path, "rb")
+  if not f then return nil, "cannot open " .. path end
+  local cols, rows, comments = nil, {}, {}
+  for line in f:lines() do
+    if line:match("^#") then
+      comments[#comments + 1] = line:gsub("^#%s?", "")
+    elseif line:match("%S") then
+      local cells = {}
+      for c in line:gmatch("[^\t]+") do cells[#cells + 1] = c end
+      if #cells == 1 then
+        cells = {}
+        for c in line:gmatch("%S+") do cells[#cells + 1] = c end
+      end
+      if not cols then
+        cols = cells
+      else
+        local row = {}
+        for j, c in ipairs(cols) do row[c] = tonumber(cells[j]) or cells[j] end
+        rows[#rows + 1] = row
+      end
+    end
+  end
+  f:close()
+  return rows, cols, comments
+end
+
+--- The published reference table paper/reference/<id>.tsv (always read from the repository,
+-- whatever --out says).
+function M:reference(name)
+  local kz = require "kapitza"
+  return M.read_table(kz.root .. "/paper/reference/" .. (name or self.id) .. ".tsv")
+end
+
+---------------------------------------------------------------------------------------------------
+-- Published vs reproduced
+---------------------------------------------------------------------------------------------------
+
+--- Round x to `digits` significant digits.
+function M.round_sig(x, digits)
+  if x == 0 or x ~= x then return x end
+  local e = math.floor(math.log10(math.abs(x))) - digits + 1
+  local s = 10 ^ e
+  return math.floor(x / s + 0.5) * s
+end
+
+--- Does the reproduced value agree with the published one to the printed digits?
+function M.agrees_digits(repro, published, digits)
+  local a = M.round_sig(repro, digits)
+  return math.abs(a - published) <= 1e-9 * math.abs(published)
+end
+
+--- Relative difference (repro - published) / |published|.
+function M.reldiff(repro, published)
+  if published == 0 then return repro == 0 and 0 or math.huge end
+  return (repro - published) / math.abs(published)
+end
+
+--- Short scientific notation in the papers' style: 4.04e-01.
+function M.sci(x, digits)
+  if type(x) ~= "number" then return tostring(x) end
+  return string.format("%." .. ((digits or 3) - 1) .. "e", x)
+end
+
+--- A Markdown table from a header and rows of strings.
+function M.md_table(header, rows, align)
+  local out = { "| " .. table.concat(header, " | ") .. " |" }
+  local sep = {}
+  for j = 1, #header do sep[j] = (align and align[j]) or "---" end
+  out[#out + 1] = "|" .. table.concat(sep, "|") .. "|"
+  for _, r in ipairs(rows) do out[#out + 1] = "| " .. table.concat(r, " | ") .. " |" end
+  return table.concat(out, "\n") .. "\n"
+end
+
+---------------------------------------------------------------------------------------------------
+-- Progress on stderr: a bar with ETA on a terminal, a few summary lines otherwise.
+---------------------------------------------------------------------------------------------------
+
+local function isatty()
+  local ok = os.execute("test -t 2")
+  return ok == 0 or ok == true
+end
+
+function M:progress_start(total, label)
+  self.pg = { total = total, done = 0, t0 = os.clock(), wall0 = os.time(), label = label or self.id,
+              tty = isatty(), next_report = 0.25, quiet = os.getenv("KZ_QUIET") ~= nil }
+end
+
+function M:progress(what)
+  local pg = self.pg
+  if not pg then return end
+  pg.done = pg.done + 1
+  if pg.quiet then return end
+  local frac = pg.done / pg.total
+  local el = os.clock() - pg.t0
+  local eta = frac > 0 and el * (1 - frac) / frac or 0
+  if pg.tty then
+    local w = 30
+    local n = math.floor(frac * w + 0.5)
+    io.stderr:write(string.format("\r%s [%s%s] %3d%% %s ETA %.0fs   ", pg.label, ("#"):rep(n),
+                                  ("."):rep(w - n), math.floor(100 * frac), what or "", eta))
+    if pg.done == pg.total then io.stderr:write("\n") end
+  elseif frac >= pg.next_report or pg.done == pg.total then
+    io.stderr:write(string.format("%s: %d/%d done (%.0f%%), %.1fs elapsed%s\n", pg.label, pg.done,
+                                  pg.total, 100 * frac, el, what and (", " .. what) or ""))
+    while pg.next_report <= frac do pg.next_report = pg.next_report + 0.25 end
+  end
+end
+
+return M

@@ -213,6 +213,12 @@ int kz_hmm_step(const kz_vib2 *m, const kz_hmm_params *p, double *Q, double *P, 
 /* Number of macro steps round(T/H) if T/H is within 1e-9 of an integer, else -1. */
 long long kz_steps_in(double T, double H);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Sections kept in their own files (read in place by the Lua binding and the compiler)        */
+/* ------------------------------------------------------------------------------------------ */
+#include "kapitza_vmi.h" /* variational multirate integrators (Ober-Bloebaum et al.) */
+#include "kapitza_sam.h" /* stroboscopic averaging, LISP, multirevolution (Calvo et al.) */
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,280 @@
+/* kz_sam.c -- stroboscopic averaging (SAM) and Kirchgraber's LISP.
+ * M. P. Calvo, Ph. Chartier, A. Murua, J. M. Sanz-Serna, "Numerical stroboscopic averaging for
+ * ODEs and DAEs", Appl. Numer. Math. 61 (2011), Sec. 3.2 and 4.1.
+ *
+ * The averaged system Y' = F(Y) (21) is integrated by a macro-solver; whenever it asks for
+ * F(Y*), F is recovered from micro-integrations of the oscillatory system that ALWAYS start at
+ * the stroboscopic origin t0 (whatever the macro time), one period T forward and/or backward:
+ *   (25)  F~ = [Psi(Y*) - Psi^-1(Y*)] / (2T)                       (central, O(T^2))
+ *   (26)  F~ = [-Psi^2 + 8 Psi - 8 Psi^-1 + Psi^-2](Y*) / (12T)    (5-point, O(T^4))
+ *   (29)  F~ = [-3/2 Y* + 1/2 Psi(Y*) + Psi(3/2 Y* - 1/2 Psi(Y*))] / T   (LISP, O(T^2))
+ *   forward (Sec. 4.2)  F~ = [Psi(Y*) - Y*] / T                      (O(T))
+ * with T = 2 pi eps in t. The field F~ is exposed to the macro-solver as an ordinary kz_sys1,
+ * so any macro stepper written for kz_sys1 plugs in (RK4, DP5 constant, ode45-like DP5(4)).
+ * The micro-solvers are selected from a const table (RK4, Strang); a half-explicit RK for DAEs
+ * (Sec. 6) is one more entry. Work = micro-steps, counted exactly (2n per F~ for (25) and (29)). */
+#include "kz_internal.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------- micro-solver table ---------- */
+
+typedef struct micro_type {
+  const char *name;
+  int work_per_dim; /* doubles of workspace per dimension */
+  int (*step)(const kz_micro *m, double t, double h, double *y, double *work, kz_report *r);
+} micro_type;
+
+static int step_rk4(const kz_micro *m, double t, double h, double *y, double *work, kz_report *r)
+{
+  return kz_rk4_step(m->sys, t, h, y, work, r);
+}
+static int step_strang(const kz_micro *m, double t, double h, double *y, double *work,
+                       kz_report *r)
+{
+  return kz_strang_step(m->split, t, h, y, work, r);
+}
+
+static const micro_type micro_types[] = {
+  [KZ_MICRO_RK4] = {"rk4", 5, step_rk4},
+  [KZ_MICRO_STRANG] = {"strang", 1, step_strang},
+};
+static const int n_micro_types = (int)(sizeof micro_types / sizeof micro_types[0]);
+
+int kz_micro_dim(const kz_micro *m)
+{
+  if (!m || m->kind < 0 || m->kind >= n_micro_types) return -1;
+  if (m->kind == KZ_MICRO_RK4) return (m->sys && m->sys->rhs) ? m->sys->dim : -1;
+  if (m->kind == KZ_MICRO_STRANG)
+    return (m->split && m->split->flow_a && m->split->flow_b) ? m->split->dim : -1;
+  return -1;
+}
+
+static int check_micro(const kz_micro *m, kz_report *r)
+{
+  if (!m) return kz_bad(r, KZ_ENULL, "micro");
+  if (m->kind < 0 || m->kind >= n_micro_types) return kz_bad(r, KZ_EDOMAIN, "micro.kind");
+  if (m->kind == KZ_MICRO_RK4 && (!m->sys || !m->sys->rhs)) return kz_bad(r, KZ_ENULL, "micro.sys");
+  if (m->kind == KZ_MICRO_STRANG && (!m->split || !m->split->flow_a || !m->split->flow_b))
+    return kz_bad(r, KZ_ENULL, "micro.split");
+  if (kz_micro_dim(m) < 1) return kz_bad(r, KZ_EDOMAIN, "dim");
+  return KZ_OK;
+}
+
+/* nsteps steps of size h from t; no validation, no restore (internal). */
+static int micro_steps(const kz_micro *m, double t, double h, long long nsteps, double *y,
+                       double *work, kz_report *r)
+{
+  int (*step)(const kz_micro *, double, double, double *, double *, kz_report *) =
+      micro_types[m->kind].step;
+  for (long long k = 0; k < nsteps; k++) {
+    int st = step(m, t + (double)k * h, h, y, work, r);
+    if (st != KZ_OK) return st;
+  }
+  return KZ_OK;
+}
+
+int kz_micro_run(const kz_micro *m, double t, double h, long long n, double *y, kz_report *r)
+{
+  KZ_TRY(check_micro(m, r));
+  KZ_TRY(kz_check_num(r, t, "t", 0));
+  KZ_TRY(kz_check_num(r, h, "h", 0));
+  if (n < 0) return kz_bad(r, KZ_EDOMAIN, "n");
+  const int d = kz_micro_dim(m);
+  KZ_TRY(kz_check_vec(r, y, d, "y"));
+  double *buf = malloc(sizeof(double) * (size_t)d * (size_t)(micro_types[m->kind].work_per_dim + 1));
+  if (!buf) return kz_bad(r, KZ_ENOMEM, "work");
+  double *y0 = buf, *work = buf + d;
+  memcpy(y0, y, sizeof(double) * (size_t)d);
+  int st = micro_steps(m, t, h, n, y, work, r);
+  if (st != KZ_OK) memcpy(y, y0, sizeof(double) * (size_t)d);
+  free(buf);
+  return st;
+}
+
+/* ---------- the recovered field ---------- */
+
+typedef struct sam_ctx {
+  const kz_micro *m;
+  const kz_sam_params *p;
+  int d;
+  double *work, *a, *b, *c, *e; /* micro workspace and four state buffers */
+  kz_report rep;                /* micro-solver counts (the macro-solver has its own) */
+} sam_ctx;
+
+/* out = Psi^k(Y): |k| periods from t0, forward (k > 0) or backward (k < 0). */
+static int psi(sam_ctx *x, int k, const double *Y, double *out)
+{
+  const double h = (k > 0 ? 1.0 : -1.0) * x->p->period / (double)x->p->n;
+  memcpy(out, Y, sizeof(double) * (size_t)x->d);
+  return micro_steps(x->m, x->p->t0, h, (long long)abs(k) * x->p->n, out, x->work, &x->rep);
+}
+
+static int sam_field(sam_ctx *x, const double *Y, double *F)
+{
+  const int d = x->d;
+  const double T = x->p->period;
+  double *a = x->a, *b = x->b, *c = x->c, *e = x->e;
+  switch (x->p->diff) {
+  case KZ_SAM_CENTRAL2:
+    KZ_TRY(psi(x, 1, Y, a));
+    KZ_TRY(psi(x, -1, Y, b));
+    for (int i = 0; i < d; i++) F[i] = (a[i] - b[i]) / (2 * T);
+    return KZ_OK;
+  case KZ_SAM_CENTRAL4: {
+    /* Psi^{+-1} are the mid-points of the two-period runs */
+    const double h = T / (double)x->p->n;
+    const long long n = x->p->n;
+    memcpy(a, Y, sizeof(double) * (size_t)d);
+    KZ_TRY(micro_steps(x->m, x->p->t0, h, n, a, x->work, &x->rep));
+    memcpy(c, a, sizeof(double) * (size_t)d);
+    KZ_TRY(micro_steps(x->m, x->p->t0 + T, h, n, c, x->work, &x->rep));
+    memcpy(b, Y, sizeof(double) * (size_t)d);
+    KZ_TRY(micro_steps(x->m, x->p->t0, -h, n, b, x->work, &x->rep));
+    memcpy(e, b, sizeof(double) * (size_t)d);
+    KZ_TRY(micro_steps(x->m, x->p->t0 - T, -h, n, e, x->work, &x->rep));
+    for (int i = 0; i < d; i++) F[i] = (-c[i] + 8 * a[i] - 8 * b[i] + e[i]) / (12 * T);
+    return KZ_OK;
+  }
+  case KZ_SAM_LISP2:
+    KZ_TRY(psi(x, 1, Y, a));
+    for (int i = 0; i < d; i++) b[i] = 1.5 * Y[i] - 0.5 * a[i];
+    KZ_TRY(psi(x, 1, b, c));
+    for (int i = 0; i < d; i++) F[i] = (-1.5 * Y[i] + 0.5 * a[i] + c[i]) / T;
+    return KZ_OK;
+  case KZ_SAM_FORWARD:
+    KZ_TRY(psi(x, 1, Y, a));
+    for (int i = 0; i < d; i++) F[i] = (a[i] - Y[i]) / T;
+    return KZ_OK;
+  default:
+    return kz_bad(&x->rep, KZ_EDOMAIN, "diff");
+  }
+}
+
+static int sam_rhs(void *par, double t, const double *Y, double *F)
+{
+  (void)t; /* the averaged system is autonomous (Sec. 2) */
+  return sam_field((sam_ctx *)par, Y, F);
+}
+
+static int check_params(const kz_sam_params *p, kz_report *r)
+{
+  if (!p) return kz_bad(r, KZ_ENULL, "params");
+  KZ_TRY(kz_check_num(r, p->period, "period", 1));
+  KZ_TRY(kz_check_num(r, p->t0, "t0", 0));
+  if (p->n < 1 || p->n > 1000000000LL) return kz_bad(r, KZ_EDOMAIN, "n");
+  if (p->diff < KZ_SAM_CENTRAL2 || p->diff > KZ_SAM_FORWARD) return kz_bad(r, KZ_EDOMAIN, "diff");
+  return KZ_OK;
+}
+
+static int ctx_open(sam_ctx *x, const kz_micro *m, const kz_sam_params *p, kz_report *r)
+{
+  memset(x, 0, sizeof *x);
+  x->m = m;
+  x->p = p;
+  x->d = kz_micro_dim(m);
+  kz_report_init(&x->rep);
+  const size_t d = (size_t)x->d;
+  x->work = malloc(sizeof(double) * d * (size_t)(micro_types[m->kind].work_per_dim + 4));
+  if (!x->work) return kz_bad(r, KZ_ENOMEM, "work");
+  x->a = x->work + d * (size_t)micro_types[m->kind].work_per_dim;
+  x->b = x->a + d;
+  x->c = x->b + d;
+  x->e = x->c + d;
+  return KZ_OK;
+}
+
+/* Add the micro counts to r; on failure name the micro-solver's parameter. */
+static int ctx_close(sam_ctx *x, int st, const kz_report *mrep, long long macro, kz_report *r)
+{
+  if (r) {
+    r->micro_steps += x->rep.micro_steps;
+    r->force_evals += x->rep.force_evals;
+    r->newton_iters += x->rep.newton_iters;
+    r->macro_steps += macro;
+    if (mrep) r->rejected += mrep->rejected;
+  }
+  free(x->work);
+  if (st == KZ_OK) return KZ_OK;
+  const char *param = x->rep.param ? x->rep.param : (mrep && mrep->param ? mrep->param : "micro");
+  return kz_fail(r, st, param, mrep ? mrep->fail_step : -1, mrep ? mrep->fail_time : NAN);
+}
+
+int kz_sam_force(const kz_micro *m, const kz_sam_params *p, const double *Y, double *F,
+                 kz_report *r)
+{
+  KZ_TRY(check_micro(m, r));
+  KZ_TRY(check_params(p, r));
+  KZ_TRY(kz_check_vec(r, Y, kz_micro_dim(m), "Y"));
+  if (!F) return kz_bad(r, KZ_ENULL, "F");
+  sam_ctx x;
+  KZ_TRY(ctx_open(&x, m, p, r));
+  int st = sam_field(&x, Y, F);
+  return ctx_close(&x, st, NULL, 0, r);
+}
+
+int kz_sam_run(const kz_micro *m, const kz_sam_params *p, const kz_macro *mac, const double *y0,
+               long long nout, const double *tout, double *yout, double *hist_t,
+               double *hist_h, long long hist_cap, long long *nhist, kz_report *r)
+{
+  KZ_TRY(check_micro(m, r));
+  KZ_TRY(check_params(p, r));
+  if (!mac) return kz_bad(r, KZ_ENULL, "macro");
+  if (mac->kind < KZ_MACRO_RK4 || mac->kind > KZ_MACRO_ODE45) return kz_bad(r, KZ_EDOMAIN, "macro.kind");
+  const int d = kz_micro_dim(m);
+  KZ_TRY(kz_check_vec(r, y0, d, "y0"));
+  if (nout < 1) return kz_bad(r, KZ_EDOMAIN, "nout");
+  if (!tout) return kz_bad(r, KZ_ENULL, "tout");
+  if (!yout) return kz_bad(r, KZ_ENULL, "yout");
+  for (long long k = 0; k < nout; k++) {
+    if (!isfinite(tout[k])) return kz_bad(r, KZ_ENONFINITE, "tout");
+    if (!(tout[k] > (k ? tout[k - 1] : p->t0))) return kz_bad(r, KZ_EDOMAIN, "tout");
+  }
+  if (mac->kind != KZ_MACRO_ODE45) {
+    KZ_TRY(kz_check_num(r, mac->H, "macro.H", 1));
+    for (long long k = 0; k < nout; k++)
+      if (kz_ratio_int(tout[k] - p->t0, mac->H) < 1) return kz_bad(r, KZ_EGRID, "tout");
+  } else {
+    KZ_TRY(kz_check_num(r, mac->rtol, "macro.rtol", 1));
+    KZ_TRY(kz_check_num(r, mac->atol, "macro.atol", 1));
+    if (!isfinite(mac->H) || mac->H < 0) return kz_bad(r, KZ_EDOMAIN, "macro.H");
+    if (!isfinite(mac->hmax) || mac->hmax < 0) return kz_bad(r, KZ_EDOMAIN, "macro.hmax");
+  }
+  sam_ctx x;
+  KZ_TRY(ctx_open(&x, m, p, r));
+  kz_sys1 field = {d, sam_rhs, &x};
+  kz_report mrep;
+  kz_report_init(&mrep);
+  int st = KZ_OK;
+  long long macro = 0;
+  if (mac->kind == KZ_MACRO_RK4) {
+    double *buf = malloc(sizeof(double) * 6 * (size_t)d);
+    if (!buf) { free(x.work); return kz_bad(r, KZ_ENOMEM, "work"); }
+    double *y = buf + 5 * d;
+    memcpy(y, y0, sizeof(double) * (size_t)d);
+    const long long nsteps = kz_ratio_int(tout[nout - 1] - p->t0, mac->H);
+    long long next = 0;
+    for (long long k = 0; k < nsteps && st == KZ_OK; k++) {
+      const double t = p->t0 + (double)k * mac->H;
+      if (hist_t || hist_h) {
+        if (k >= hist_cap) { st = kz_fail(&mrep, KZ_EBUFFER, "hist_cap", k, t); break; }
+        if (hist_t) hist_t[k] = t;
+        if (hist_h) hist_h[k] = mac->H;
+      }
+      st = kz_rk4_step(&field, t, mac->H, y, buf, &mrep);
+      if (st != KZ_OK) { mrep.fail_step = k; break; }
+      macro++;
+      while (next < nout && kz_ratio_int(tout[next] - p->t0, mac->H) == k + 1)
+        memcpy(yout + d * next++, y, sizeof(double) * (size_t)d);
+    }
+    free(buf);
+    if (nhist) *nhist = macro;
+  } else {
+    kz_dopri_params dp = {mac->kind == KZ_MACRO_DP5 ? KZ_DOPRI_CONSTANT : KZ_DOPRI_ODE45,
+                          mac->H, mac->rtol, mac->atol, mac->hmax};
+    st = kz_dopri_run(&field, &dp, p->t0, y0, nout, tout, yout, hist_t, hist_h, hist_cap, nhist,
+                      &mrep);
+    macro = mrep.macro_steps;
+  }
+  return ctx_close(&x, st, &mrep, macro, r);
+}

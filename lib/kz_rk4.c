@@ -39,6 +39,8 @@ int kz_rk4_run(const kz_sys1 *s, double t, double h, long long nsteps, double *y
   if (!s || !s->rhs) return kz_bad(r, KZ_ENULL, "system");
   if (s->dim < 1) return kz_bad(r, KZ_EDOMAIN, "dim");
   if (nsteps < 0) return kz_bad(r, KZ_EDOMAIN, "n");
+  KZ_TRY(kz_check_num(r, t, "t", 0));
+  KZ_TRY(kz_check_num(r, h, "h", 0));
   KZ_TRY(kz_check_vec(r, y, s->dim, "y"));
   const int n = s->dim;
   double *work = malloc(sizeof(double) * 6 * (size_t)n);

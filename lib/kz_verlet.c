@@ -37,6 +37,8 @@ int kz_verlet_run(const kz_sys2 *s, double t, double h, long long n, double *q, 
   if (!s || !s->accel) return kz_bad(r, KZ_ENULL, "system");
   if (s->dim < 1) return kz_bad(r, KZ_EDOMAIN, "dim");
   if (n < 0) return kz_bad(r, KZ_EDOMAIN, "n");
+  KZ_TRY(kz_check_num(r, t, "t", 0));
+  KZ_TRY(kz_check_num(r, h, "h", 0));
   KZ_TRY(kz_check_vec(r, q, s->dim, "q"));
   KZ_TRY(kz_check_vec(r, v, s->dim, "v"));
   const int d = s->dim;

@@ -1,0 +1,54 @@
+-- testutil.lua -- small helpers shared by the specs.
+local kz = require "kapitza"
+local M = {}
+
+M.root = kz.root
+
+--- Least-squares slope of log(y) against log(x).
+function M.slope(xs, ys)
+  local n, sx, sy, sxx, sxy = #xs, 0, 0, 0, 0
+  for i = 1, n do
+    local x, y = math.log(xs[i]), math.log(ys[i])
+    sx, sy, sxx, sxy = sx + x, sy + y, sxx + x * x, sxy + x * y
+  end
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx)
+end
+
+--- A fresh temporary directory.
+function M.tmpdir()
+  local p = io.popen("mktemp -d")
+  local d = p:read("*l")
+  p:close()
+  return d
+end
+
+function M.rmdir(d)
+  if d and d:match("^/tmp/") then os.execute("rm -rf '" .. d .. "'") end
+end
+
+--- Run a shell command; returns exit status, stdout, stderr.
+function M.run(cmd)
+  local d = M.tmpdir()
+  local ok = os.execute(string.format("cd '%s' && %s >'%s/out' 2>'%s/err'", M.root, cmd, d, d))
+  local function slurp(f)
+    local h = io.open(d .. "/" .. f)
+    local s = h:read("*a")
+    h:close()
+    return s
+  end
+  local out, err = slurp("out"), slurp("err")
+  M.rmdir(d)
+  local status = (ok == true or ok == 0) and 0 or (type(ok) == "number" and ok or 1)
+  return status, out, err
+end
+
+--- Files below a directory (relative paths), sorted.
+function M.files(dir)
+  local p = io.popen(string.format("cd '%s' 2>/dev/null && find . -type f | sort", dir))
+  local t = {}
+  for l in p:lines() do t[#t + 1] = l:gsub("^%./", "") end
+  p:close()
+  return t
+end
+
+return M

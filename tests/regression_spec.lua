@@ -1,0 +1,109 @@
+-- Regression: every scenario is re-run in full into a temporary directory and every file it
+-- writes is compared with the checked-in one under paper/ (numbers cell by cell to a relative
+-- 1e-9, text exactly); the figures are redrawn and compared byte by byte; paper.md is rewoven
+-- and compared. Files named *-timing.* hold wall-clock measurements and are only checked for
+-- their columns. Each failing cell is printed with both numbers.
+local U = require "testutil"
+local S = require "scenario"
+
+local RTOL = 1e-9
+
+local function read(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local s = f:read("*a")
+  f:close()
+  return s
+end
+
+-- Compare two data/table files; returns a list of differences (strings).
+local function compare(fresh, kept, name)
+  local diffs = {}
+  if name:match("%.tsv$") then
+    local a, ca = S.read_table(fresh)
+    local b, cb = S.read_table(kept)
+    if not b then return { name .. ": not checked in" } end
+    if table.concat(ca, "\t") ~= table.concat(cb, "\t") then
+      return { string.format("%s: columns differ (%s vs %s)", name, table.concat(ca, " "), table.concat(cb, " ")) }
+    end
+    if name:match("%-timing%.") then return diffs end
+    if #a ~= #b then return { string.format("%s: %d rows fresh vs %d checked in", name, #a, #b) } end
+    for i = 1, #a do
+      for _, c in ipairs(ca) do
+        local x, y = a[i][c], b[i][c]
+        local bad
+        if type(x) == "number" and type(y) == "number" then
+          bad = math.abs(x - y) > RTOL * math.max(math.abs(x), math.abs(y)) + 1e-300
+        else
+          bad = x ~= y
+        end
+        if bad then
+          diffs[#diffs + 1] = string.format("%s row %d column %s: fresh %s, checked in %s", name, i, c,
+                                            tostring(x), tostring(y))
+        end
+      end
+    end
+  elseif not name:match("%-timing%.") then
+    if read(fresh) ~= read(kept) then diffs[1] = name .. ": text differs from the checked-in file" end
+  end
+  return diffs
+end
+
+local scenarios = {}
+for _, f in ipairs(U.files(U.root .. "/scenarios")) do
+  if f:match("%.lua$") then scenarios[#scenarios + 1] = f:gsub("%.lua$", "") end
+end
+
+describe("regression", function()
+  for _, id in ipairs(scenarios) do
+    it(id .. ": a fresh run equals the checked-in outputs", function()
+      local dir = U.tmpdir()
+      local st, _, err = U.run(string.format("KZ_QUIET=1 luajit scenarios/%s.lua --out %s", id, dir))
+      assert.are.equal(0, st, err)
+      local fresh = U.files(dir)
+      assert.is_true(#fresh > 0, id .. " wrote nothing")
+      local diffs = {}
+      for _, f in ipairs(fresh) do
+        for _, d in ipairs(compare(dir .. "/" .. f, U.root .. "/paper/" .. f, f)) do diffs[#diffs + 1] = d end
+      end
+      -- every checked-in output of this scenario must still be produced
+      local made = {}
+      for _, f in ipairs(fresh) do made[f] = true end
+      for _, sub in ipairs { "data", "tables" } do
+        for _, f in ipairs(U.files(U.root .. "/paper/" .. sub)) do
+          local stem = f:gsub("%.[^.]*$", "")
+          if (stem == id or f:sub(1, #id + 1) == id .. "-") and not made[sub .. "/" .. f] then
+            diffs[#diffs + 1] = sub .. "/" .. f .. ": checked in but no longer written"
+          end
+        end
+      end
+      U.rmdir(dir)
+      local shown = {}
+      for i = 1, math.min(#diffs, 25) do shown[i] = diffs[i] end
+      assert.are.equal(0, #diffs, table.concat(shown, "\n") .. (#diffs > 25 and "\n..." or ""))
+    end)
+  end
+
+  it("every figure redraws byte for byte from the checked-in data", function()
+    local dir, diffs = U.tmpdir(), {}
+    for _, f in ipairs(U.files(U.root .. "/figures")) do
+      local id = f:match("^(.+)%.gp$")
+      if id then
+        local out = dir .. "/" .. id .. ".svg"
+        local st, _, err = U.run(string.format("gnuplot -e \"outfile='%s'\" figures/%s.gp", out, id))
+        if st ~= 0 then diffs[#diffs + 1] = id .. ": gnuplot failed: " .. err
+        elseif read(out) ~= read(U.root .. "/paper/figures/" .. id .. ".svg") then
+          diffs[#diffs + 1] = id .. ".svg differs from the checked-in figure"
+        end
+      end
+    end
+    U.rmdir(dir)
+    assert.are.equal(0, #diffs, table.concat(diffs, "\n"))
+  end)
+
+  it("paper.md is woven from the current scenarios and outputs", function()
+    local st, out, err = U.run("luajit scripts/weave.lua paper")
+    assert.are.equal(0, st, err)
+    assert.is_true(out == read(U.root .. "/paper/paper.md"), "paper/paper.md is stale: run make figures")
+  end)
+end)

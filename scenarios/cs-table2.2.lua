@@ -20,6 +20,11 @@
 -- the paper says "(2.9) integrated directly with the Verlet scheme with step-length H", which
 -- cannot be meant literally (with H ≫ 2π/ω Verlet on (2.9) is unstable); this reading reproduces
 -- the column to every printed digit.
+--
+-- **Agreement.** The counts under the table are computed on every run. The cell that rounds
+-- differently from the print lies within one unit of its third digit (4.815e-3 against 4.81e-3,
+-- a rounding boundary). The reference solution is not the cause: RK4 with steps of 1/20480 s and
+-- of 1/163840 s agree to 2·10⁻¹⁴.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"

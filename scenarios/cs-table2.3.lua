@@ -13,6 +13,14 @@
 -- **Readings.** *Microsteps* = (T/H)·(1/(2H)): 50 at H = 1/10. At ω = 10³ and 10⁴ the exact
 -- averaged solution is itself O(20/ω) away from the true non-oscillatory motion (Sec. 2.2), so those
 -- columns measure a mixture of the HMM error and the averaging error.
+--
+-- **Agreement.** The counts under the table are computed on every run. The cells that round
+-- differently from the print all lie within one unit of its third digit. They are not explained
+-- by the reference solution (RK4 with steps of 1/20480 s and of 1/163840 s agree to 2·10⁻¹⁴) nor by
+-- the micro-quadrature: in the ω = 10⁸ column, where the estimate has reached its ω → ∞ limit
+-- (the micro-step is the fixed fraction H of a period), replacing the trapezoidal weights by
+-- position-Verlet (midpoint) sampling changes no error in its fourth digit. We leave them as
+-- measured.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"

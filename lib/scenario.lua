@@ -258,6 +258,17 @@ function M.reldiff(repro, published)
   return (repro - published) / math.abs(published)
 end
 
+--- Least-squares slope of log(y) against log(x): the fitted order of a convergence curve.
+function M.loglog_slope(xs, ys)
+  local n, sx, sy, sxx, sxy = #xs, 0, 0, 0, 0
+  assert(n >= 2 and #ys == n, "loglog_slope: need two or more (x, y) pairs")
+  for i = 1, n do
+    local x, y = math.log(xs[i]), math.log(ys[i])
+    sx, sy, sxx, sxy = sx + x, sy + y, sxx + x * x, sxy + x * y
+  end
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx)
+end
+
 --- Short scientific notation in the papers' style: 4.04e-01.
 function M.sci(x, digits)
   if type(x) ~= "number" then return tostring(x) end

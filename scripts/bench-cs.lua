@@ -95,8 +95,6 @@ for _, om in ipairs(P.omegas) do
   sc:progress(string.format("omega=%g", om))
 end
 
-P.out = root .. "/paper"
-sc.P = P
 sc:write_tsv("bench/cs.tsv", { "omega", "hmm_microsteps", "hmm_seconds", "hmm_error", "direct_steps",
                               "direct_seconds", "direct_error", "ratio" },
              rows, { string.format("verlet_lib_ns=%.3f verlet_loop_ns=%.3f ratio=%.3f ffi_call_ns=%.3f step_per_call_ns=%.3f",
@@ -110,10 +108,8 @@ for _, row in ipairs(rows) do
 end
 local function slope(key)
   local xs, ys = {}, {}
-  for _, row in ipairs(rows) do xs[#xs + 1], ys[#ys + 1] = math.log(row.omega), math.log(row[key]) end
-  local n, sx, sy, sxx, sxy = #xs, 0, 0, 0, 0
-  for i = 1, n do sx, sy, sxx, sxy = sx + xs[i], sy + ys[i], sxx + xs[i] ^ 2, sxy + xs[i] * ys[i] end
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx)
+  for _, row in ipairs(rows) do xs[#xs + 1], ys[#ys + 1] = row.omega, row[key] end
+  return S.loglog_slope(xs, ys)
 end
 sc:write_text("bench/cs.md", table.concat({
   "### Calvo & Sanz-Serna: micro-step cost, FFI overhead, HMM versus direct integration\n",

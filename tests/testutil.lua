@@ -5,14 +5,7 @@ local M = {}
 M.root = kz.root
 
 --- Least-squares slope of log(y) against log(x).
-function M.slope(xs, ys)
-  local n, sx, sy, sxx, sxy = #xs, 0, 0, 0, 0
-  for i = 1, n do
-    local x, y = math.log(xs[i]), math.log(ys[i])
-    sx, sy, sxx, sxy = sx + x, sy + y, sxx + x * x, sxy + x * y
-  end
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx)
-end
+M.slope = require("scenario").loglog_slope
 
 --- A fresh temporary directory.
 function M.tmpdir()

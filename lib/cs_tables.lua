@@ -57,6 +57,15 @@ function M.run(sc, P, method)
   return rows
 end
 
+-- 1e+08 -> 10⁸ (powers of ten as the paper prints them)
+local sup = { ["0"] = "⁰", ["1"] = "¹", ["2"] = "²", ["3"] = "³", ["4"] = "⁴", ["5"] = "⁵", ["6"] = "⁶",
+              ["7"] = "⁷", ["8"] = "⁸", ["9"] = "⁹", ["-"] = "⁻" }
+local function om_str(om)
+  local k = math.floor(math.log10(om) + 0.5)
+  if math.abs(om - 10 ^ k) <= 1e-9 * om then return "10" .. tostring(k):gsub(".", sup) end
+  return string.format("%g", om)
+end
+
 local function key(H, omega) return string.format("%.12g|%.12g", H, omega) end
 
 --- Write <id>.tsv and <id>.md (the paper's layout, reproduced beside published).
@@ -68,7 +77,7 @@ function M.write(sc, P, rows, opts)
   for _, r in ipairs(ref) do pub[key(r.H, r.omega)] = r end
   local omegas, Hs = P.omega, P.H
   local header = { "H", "microsteps" }
-  for _, om in ipairs(omegas) do header[#header + 1] = string.format("omega = %g", om) end
+  for _, om in ipairs(omegas) do header[#header + 1] = "ω = " .. om_str(om) end
   header[#header + 1] = "Averaged"
   local body, n3, n1, ncmp, nsteps, nsteps_ok, worst = {}, 0, 0, 0, 0, 0, 0
   local misses = {}
@@ -100,7 +109,7 @@ function M.write(sc, P, rows, opts)
     for _, om in ipairs(omegas) do
       local r = byk[key(H, om)]
       local p = pub[key(H, om)]
-      line[#line + 1] = cell(r.error, p and p.error, string.format("H = %s, omega = %g", frac(H), om))
+      line[#line + 1] = cell(r.error, p and p.error, string.format("H = %s, ω = %s", frac(H), om_str(om)))
     end
     line[#line + 1] = cell(first.averaged_error, p1 and p1.averaged_error,
                            string.format("H = %s, Averaged", frac(H)))

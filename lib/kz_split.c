@@ -16,17 +16,20 @@ int kz_strang_step(const kz_split *s, double t, double h, double *y, double *wor
   const int d = s->dim;
   memcpy(work, y, sizeof(double) * (size_t)d);
   const double h2 = 0.5 * h;
+  /* a failing sub-flow names its own parameter through kz_fail */
   int st = s->flow_a(s->par, t, h2, y, r);
   if (st == KZ_OK) st = s->flow_b(s->par, t, h, y, r);
   if (st == KZ_OK) st = s->flow_a(s->par, t + h2, h2, y, r);
   if (r) r->force_evals += 2;
-  if (st == KZ_OK)
-    for (int i = 0; i < d; i++)
-      if (!isfinite(y[i])) { st = KZ_EDIVERGED; break; }
   if (st != KZ_OK) {
     memcpy(y, work, sizeof(double) * (size_t)d);
-    return kz_fail(r, st, (r && r->param) ? r->param : "y", -1, t);
+    return st;
   }
+  for (int i = 0; i < d; i++)
+    if (!isfinite(y[i])) {
+      memcpy(y, work, sizeof(double) * (size_t)d);
+      return kz_fail(r, KZ_EDIVERGED, "y", -1, t + h);
+    }
   if (r) r->micro_steps++;
   return KZ_OK;
 }

@@ -30,14 +30,18 @@ function M.kepler(eps) return model("kepler", eps) end
 --- van der Pol (17) in tau, y = (q, p); period 2 pi.
 function M.vdp(eps) return model("vdp", eps) end
 
---- The micro-solver for a model: kind 'rk4' (on the full system) or 'strang' (its splitting).
-function M.micro(mod, kind)
+--- The micro-solver for a model: kind 'rk4' (on the full system) or 'strang' (its splitting:
+-- perturbation half-steps outside, the unperturbed flow inside; swapped = true exchanges them).
+function M.micro(mod, kind, swapped)
   local k = M.micros[kind]
   if not k then error("sam.micro: kind must be 'rk4' or 'strang' (got " .. tostring(kind) .. ")", 2) end
-  local m = ffi.new("kz_micro")
+  local m, split = ffi.new("kz_micro"), mod.split
+  if swapped then
+    split = ffi.new("kz_split", { mod.split.dim, mod.split.flow_b, mod.split.flow_a, mod.split.par })
+  end
   m.kind = k
-  m.sys, m.split = mod.sys, mod.split
-  return { c = m, model = mod, dim = mod.dim, kind = kind } -- keeps mod alive
+  m.sys, m.split = mod.sys, split
+  return { c = m, model = mod, split = split, dim = mod.dim, kind = kind } -- keeps them alive
 end
 
 local function tolua(buf, off, d)
@@ -58,9 +62,10 @@ local function sparams(o)
 end
 
 --- SAM (or LISP with diff = 'lisp'). o: n, period (2 pi), t0 (0), diff ('central2'|'central4'|
--- 'lisp'|'forward'), macro ('rk4'|'dp5'|'ode45'), H, rtol, atol, hmax, y0, tout (list).
+-- 'lisp'|'forward'), macro ('rk4'|'dp5'|'ode45'), H, rtol, atol, hmax, y0, tout (list),
+-- hist (true: record the accepted macro steps), hist_cap.
 -- Returns the states at tout (list of arrays), the work counts, and the accepted macro steps
--- {t = {...}, h = {...}}.
+-- {t = {...}, h = {...}} (empty unless o.hist).
 function M.sam(mi, o)
   local p = sparams(o)
   local mac = ffi.new("kz_macro")
@@ -70,14 +75,18 @@ function M.sam(mi, o)
   mac.rtol, mac.atol, mac.hmax = o.rtol or 0, o.atol or 0, o.hmax or 0
   local d, nout = mi.dim, #o.tout
   local tout, yout = kz.vec(nout, o.tout), kz.vec(nout * d)
-  local cap = o.hist_cap or 100000
-  local ht, hh, nh = kz.vec(cap), kz.vec(cap), ffi.new("long long[1]")
+  -- the accepted macro steps are recorded only when asked for (o.hist = true)
+  local cap = o.hist and (o.hist_cap or 100000) or 0
+  local ht, hh, nh = nil, nil, ffi.new("long long[1]")
+  if o.hist then ht, hh = kz.vec(cap), kz.vec(cap) end
   local r = kz.report()
   kz.call("kz_sam_run", mi.c, p, mac, kz.vec(d, o.y0), nout, tout, yout, ht, hh, cap, nh, r)
   local ys = {}
   for k = 1, nout do ys[k] = tolua(yout, (k - 1) * d, d) end
   local hist = { t = {}, h = {} }
-  for k = 1, tonumber(nh[0]) do hist.t[k], hist.h[k] = ht[k - 1], hh[k - 1] end
+  if o.hist then
+    for k = 1, tonumber(nh[0]) do hist.t[k], hist.h[k] = ht[k - 1], hh[k - 1] end
+  end
   return ys, kz.counts(r), hist
 end
 
@@ -183,7 +192,9 @@ end
 --- Claims table: rows {claim, paper, reproduced, holds (bool)} -> Markdown and tsv rows.
 function M.claims_md(S, rows, note)
   local md = {}
-  for i, c in ipairs(rows) do md[i] = { c[1], c[2], c[3], c[4] and "yes" or "**no**" } end
+  for i, c in ipairs(rows) do
+    md[i] = { c[1], c[2], c[3], c[4] == "partly" and "partly" or (c[4] and "yes" or "**no**") }
+  end
   return S.md_table({ "claim (paper)", "published", "reproduced", "holds" }, md) ..
          (note and ("\n" .. note .. "\n") or "")
 end
@@ -191,9 +202,288 @@ end
 function M.claims_tsv(rows)
   local out = {}
   for i, c in ipairs(rows) do
-    out[i] = { claim = c.key, published = c.pub or "", reproduced = c.val, holds = c[4] and 1 or 0 }
+    out[i] = { claim = c.key, published = c.pub or "", reproduced = c.val,
+               holds = c[4] == "partly" and "partly" or (c[4] and "yes" or "no") }
   end
   return { "claim", "published", "reproduced", "holds" }, out
+end
+
+---------------------------------------------------------------------------------------------------
+-- The perturbed Kepler experiment of Sec. 5.1 (Figures 3 and 4)
+---------------------------------------------------------------------------------------------------
+
+M.kepler_y0 = { 1, 0, 0, 1 } -- circular unperturbed orbit: E = -1/2, lam = 1
+
+--- Set up one eps: the model, tau_end = (pi/8)/eps (= 1/(16 eps) periods of 2 pi) and the
+-- reference state there (RK4, refm and 2 refm steps per period, Richardson).
+function M.kepler_setup(eps, refm)
+  local mod = M.kepler(eps)
+  local periods = 1 / (16 * eps)
+  assert(periods == math.floor(periods), "kepler_setup: 1/(16 eps) must be a whole number of periods")
+  local ref, est = M.reference(mod, M.kepler_y0, 2 * math.pi, periods, refm)
+  return { eps = eps, mod = mod, periods = periods, tau_end = 2 * math.pi * periods,
+           ref = ref[#ref], ref_est = est, micro = { rk4 = M.micro(mod, "rk4"),
+           strang = M.micro(mod, "strang") } }
+end
+
+--- One run of the Kepler experiment: method 'conventional' | 'SAM' | 'LISP' | 'MR' with the
+-- micro-solver `kind`, N macro steps (ignored by 'conventional': N = 0 in the row) and n
+-- micro-steps per period; diff: SAM's difference formula ('central2' (25), default, or
+-- 'central4' (26)). Returns a row of the efficiency table.
+function M.kepler_run(ks, kind, method, N, n, diff)
+  local mi, y0, y, c = ks.micro[kind], M.kepler_y0
+  if method == "conventional" then
+    local ys
+    ys, c = M.conventional(mi, { n = n, steps = n * ks.periods, y0 = y0 })
+    y, N = ys[1], 0
+  elseif method == "SAM" or method == "LISP" then
+    local ys
+    ys, c = M.sam(mi, { n = n, H = ks.tau_end / N, y0 = y0, tout = { ks.tau_end },
+                        diff = method == "SAM" and (diff or "central2") or "lisp", macro = "rk4" })
+    y = ys[1]
+  elseif method == "MR" then
+    local Mp = ks.periods / N
+    assert(Mp == math.floor(Mp), "kepler_run: N must divide the number of periods")
+    y, c = M.mr(mi, { n = n, M = Mp, N = N, y0 = y0 })
+  else
+    error("kepler_run: unknown method " .. tostring(method), 2)
+  end
+  return { method = method, eps = ks.eps, N = N, n = n, work = c.micro_steps,
+           error = M.dist(y, ks.ref) }
+end
+
+--- eps written as 2^k when it is a power of two.
+function M.eps_str(e)
+  local k = math.log(e) / math.log(2)
+  if math.abs(k - math.floor(k + 0.5)) < 1e-12 then return string.format("2^%d", math.floor(k + 0.5)) end
+  return string.format("%g", e)
+end
+
+local function range(xs, fmt)
+  local lo, hi = math.huge, -math.huge
+  for _, x in ipairs(xs) do lo, hi = math.min(lo, x), math.max(hi, x) end
+  fmt = fmt or "%.3g"
+  if string.format(fmt, lo) == string.format(fmt, hi) then return string.format(fmt, lo), lo, hi end
+  return string.format(fmt .. "–" .. fmt, lo, hi), lo, hi
+end
+M.range = range
+
+local function err_of(rows, f)
+  local t = {}
+  for _, r in ipairs(M.select(rows, f)) do t[r.n] = r end
+  return t
+end
+
+--- The claims of Sec. 5.1 checked on the efficiency rows of Figure 3 or 4.
+-- o.order (4 | 2): SAM error per doubling of n is 2^order, accepted if >= o.ratio_n;
+-- o.eps_ratio (2 | 0.5): SAM error ratio when eps halves at equal n (n >= o.eps_min_n), within
+-- o.eps_tol; o.conv ('larger' | 'comparable'); o.work_factor (bool): the equal-error work
+-- factor at the smallest eps, accepted in [12, 25] at n >= 32.
+-- Returns rows {text, published, reproduced, holds, key =, val =, pub =}.
+function M.kepler_claims(sc, P, top, bottom, o)
+  local ref = sc:reference()
+  local pub = {}
+  for _, r in ipairs(ref) do pub[r.claim] = r.published end
+  local out = {}
+  local function add(key, text, published, val, holds)
+    out[#out + 1] = { text, published, val, holds, key = key, val = val, pub = published }
+  end
+  local ns, eps = P.n, P.eps
+  local nf, np = ns[#ns], ns[#ns - 1]
+  -- work
+  local wn, ok = {}, true
+  for _, r in ipairs(M.select(top, { method = "SAM" })) do
+    wn[#wn + 1] = r.work / r.n
+    ok = ok and r.work == 8 * P.N * r.n
+  end
+  add("sam_work_per_n", string.format("SAM work = 8Nn = %dn, independent of ε", 8 * P.N),
+      tostring(pub.sam_work_per_n) .. "n", range(wn, "%.6g") .. "n", ok)
+  -- order in n
+  local rat, slo, okn = {}, {}, true
+  for _, e in ipairs(eps) do
+    local t, xs, ys = err_of(top, { method = "SAM", eps = e }), {}, {}
+    local x = t[np].error / t[nf].error
+    rat[#rat + 1] = string.format("%.1f", x)
+    okn = okn and x >= o.ratio_n
+    for i, n in ipairs(ns) do xs[i], ys[i] = n, t[n].error end
+    local sl = -M.loglog_slope(xs, ys)
+    slo[#slo + 1] = string.format("%.2f", sl)
+    if o.slope_tol then okn = okn and math.abs(sl - o.order) <= o.slope_tol end
+  end
+  add("sam_ratio_n_doubling", string.format("SAM: doubling n divides the error by %d (ratio n = %d→%d, one per ε; fitted slope over all n)",
+      2 ^ o.order, np, nf), tostring(pub.sam_ratio_n_doubling),
+      table.concat(rat, ", ") .. "; slope " .. table.concat(slo, ", ") ..
+      (o.slope_tol and string.format(" (accept slope %d ± %g)", o.order, o.slope_tol)
+                    or string.format(" (accept ratio ≥ %g)", o.ratio_n)), okn)
+  -- eps halving, SAM and conventional
+  for _, m in ipairs { "SAM", "conventional" } do
+    local er, wr, bad = {}, {}, {}
+    for i = 2, #eps do
+      local a, b = err_of(top, { method = m, eps = eps[i - 1] }), err_of(top, { method = m, eps = eps[i] })
+      for _, n in ipairs(ns) do
+        if n >= o.eps_min_n then
+          local x = b[n].error / a[n].error
+          er[#er + 1] = x
+          wr[#wr + 1] = b[n].work / a[n].work
+          if math.abs(x / o.eps_ratio - 1) > o.eps_tol then
+            bad[#bad + 1] = string.format("n=%d ε=%s: %.3g", n, M.eps_str(eps[i]), x)
+          end
+        end
+      end
+    end
+    local s = range(er)
+    local key = m == "SAM" and "sam_ratio_eps_halving" or "conv_ratio_eps_halving"
+    local ws, wlo, whi = range(wr)
+    local wexp = m == "SAM" and 1 or 2
+    local verdict = #bad == 0 or (#bad <= #er / 2 and "partly")
+    if not (wlo == wexp and whi == wexp) then verdict = false end
+    add(key, string.format("%s: halving ε at equal Δτ multiplies the error by %g and the work by %d (n ≥ %d)",
+        m, o.eps_ratio, wexp, o.eps_min_n), string.format("%g; work ×%d", o.eps_ratio, wexp),
+        string.format("%s (±%d%% accepted%s); work ×%s", s, 100 * o.eps_tol,
+                      #bad > 0 and ("; outside: " .. table.concat(bad, ", ")) or "", ws), verdict)
+  end
+  -- conventional vs SAM at equal n, eps
+  local cr = {}
+  for _, e in ipairs(eps) do
+    local a, b = err_of(top, { method = "conventional", eps = e }), err_of(top, { method = "SAM", eps = e })
+    for _, n in ipairs(ns) do cr[#cr + 1] = a[n].error / b[n].error end
+  end
+  local s, lo, hi = range(cr)
+  if o.conv == "larger" then
+    add("conv_over_sam_error", "conventional error / SAM error at equal Δτ, ε: 'somewhat larger'",
+        "> 1", s, lo > 1)
+  else
+    add("conv_over_sam_error", "conventional error / SAM error at equal Δτ, ε: 'comparable'",
+        "≈ 1", s .. " (accept 1/1.5–1.5)", lo >= 1 / 1.5 and hi <= 1.5)
+  end
+  -- equal-error work factor
+  if o.work_factor then
+    local e = eps[#eps]
+    local conv = { work = {}, err = {} }
+    for i, r in ipairs(M.select(top, { method = "conventional", eps = e })) do
+      conv.work[i], conv.err[i] = r.work, r.error
+    end
+    local f, okf = {}, true
+    for _, r in ipairs(M.select(top, { method = "SAM", eps = e })) do
+      local x = M.work_at(conv, r.error) / r.work
+      f[#f + 1] = string.format("%.1f (n=%d)", x, r.n)
+      if r.n >= 32 then okf = okf and x >= 12 and x <= 25 end
+    end
+    add("work_factor", string.format("ε = %s: conventional work / SAM work at equal error", M.eps_str(e)),
+        "≈ " .. tostring(pub["work_factor_eps_2^-14"]), table.concat(f, ", ") .. " (accept 12–25 at n ≥ 32)", okf)
+  end
+  -- bottom panel: LISP and MR against SAM at the two finest n
+  -- o.cmp_all_n: compare at every n (else at the two finest); points outside x1.5 are listed
+  local lr, mr, mw, lbad, mbad = {}, {}, {}, {}, {}
+  for _, N in ipairs(P.N_bottom) do
+    local sa, li, mu = err_of(bottom, { method = "SAM", N = N }), err_of(bottom, { method = "LISP", N = N }),
+                       err_of(bottom, { method = "MR", N = N })
+    for _, n in ipairs(o.cmp_all_n and ns or { np, nf }) do
+      local a, b = li[n].error / sa[n].error, mu[n].error / sa[n].error
+      lr[#lr + 1], mr[#mr + 1] = a, b
+      if a < 1 / 1.5 or a > 1.5 then lbad[#lbad + 1] = string.format("N=%d n=%d: %.2f", N, n, a) end
+      if b < 1 / 1.5 or b > 1.5 then mbad[#mbad + 1] = string.format("N=%d n=%d: %.2f", N, n, b) end
+    end
+    for _, n in ipairs(ns) do mw[#mw + 1] = mu[n].work / sa[n].work end
+  end
+  local function verdict(bad, total)
+    if #bad == 0 then return true end
+    return (#bad <= total / 2) and "partly" or false
+  end
+  local where = o.cmp_all_n and "all n" or "the two finest n"
+  local ls_ = range(lr)
+  add("lisp_over_sam_error", "LISP error / SAM error, 'hardly different' (bottom panel, " .. where .. ")", "≈ 1",
+      ls_ .. string.format("; %d of %d points within ×1.5", #lr - #lbad, #lr) ..
+      (#lbad > 0 and (" (outside: " .. table.concat(lbad, "; ") .. ")") or ""), verdict(lbad, #lr))
+  local ms_ = range(mr)
+  add("mr_over_sam_error", "MR error / SAM error, 'the same' (bottom panel, " .. where .. ")", "≈ 1",
+      ms_ .. string.format("; %d of %d points within ×1.5", #mr - #mbad, #mr) ..
+      (#mbad > 0 and (" (outside: " .. table.concat(mbad, "; ") .. ")") or ""), verdict(mbad, #mr))
+  local ws, wlo, whi = range(mw)
+  add("mr_over_sam_work", "MR work / SAM work, 'halved'", "0.5", ws, wlo == 0.5 and whi == 0.5)
+  -- saturation of small N
+  local br, okb, prev = {}, true, 0
+  for _, N in ipairs(P.N_bottom) do
+    local sa = err_of(bottom, { method = "SAM", N = N })
+    local x = sa[np].error / sa[nf].error
+    br[#br + 1] = string.format("N=%d: %.1f", N, x)
+    if o.bend_monotone then okb = okb and x > prev end
+    prev = x
+  end
+  local sa1 = err_of(bottom, { method = "SAM", N = P.N_bottom[1] })
+  okb = okb and sa1[np].error / sa1[nf].error < 0.5 * 2 ^ o.order
+  add("bend", string.format("SAM lines for the smallest N 'bend' (error ratio n = %d→%d below 2^%d/2 for N = %d%s)",
+      np, nf, o.order, P.N_bottom[1], o.bend_monotone and ", growing with N" or ""), "N = " .. tostring(pub.bend_N), table.concat(br, ", "), okb)
+  return out
+end
+
+---------------------------------------------------------------------------------------------------
+-- The van der Pol experiment of Sec. 5.2 (Figure 5)
+---------------------------------------------------------------------------------------------------
+
+--- The claims of Sec. 5.2 on the runs of scenarios/sam-fig5.lua. runs[i] = {eps, ode45, dp5,
+-- strang (work counts), h (ode45 steps), tau_end, first (index of its first row in errs)}.
+-- Returns Markdown, or the claim rows when raw is set.
+function M.vdp_claims(sc, P, runs, errs, raw)
+  local S = require "scenario"
+  local pub = {}
+  for _, r in ipairs(sc:reference()) do pub[r.claim] = r.published end
+  local out = {}
+  local function add(key, text, published, val, holds)
+    out[#out + 1] = { text, tostring(published), val, holds, key = key, val = val, pub = tostring(published) }
+  end
+  local r1 = runs[1]
+  local e1 = M.eps_str(r1.eps)
+  local function steps_claim(key, r)
+    local a = r.ode45.macro_steps
+    add(key, string.format("ε = %s: accepted ode45 macro-steps to τ_end (rejected)", M.eps_str(r.eps)),
+        pub[key], string.format("%d (%d rejected; accept 35–45)", a, r.ode45.rejected), a >= 35 and a <= 45)
+  end
+  steps_claim("ode45_steps", r1)
+  add("tau_end", "τ_end = 32π/ε", "≈ " .. pub.tau_end, string.format("%.1f", r1.tau_end),
+      math.abs(r1.tau_end / pub.tau_end - 1) < 0.02)
+  add("dp5_steps", "(ii) constant macro-step (π/4)ε⁻¹: number of steps", pub.dp5_steps,
+      tostring(r1.dp5.macro_steps), r1.dp5.macro_steps == pub.dp5_steps)
+  add("strang_steps", "(iii) conventional Strang: number of steps", "≈ " .. pub.strang_steps,
+      tostring(r1.strang.micro_steps), math.abs(r1.strang.micro_steps / pub.strang_steps - 1) < 0.02)
+  -- comparable errors at every sampled tau
+  local q1, q2, okc = {}, {}, true
+  for k = r1.first, r1.first + P.samples - 1 do
+    local e = errs[k]
+    q1[#q1 + 1], q2[#q2 + 1] = e.ode45 / e.strang, e.dp5 / e.strang
+    okc = okc and q1[#q1] <= 10 and q1[#q1] >= 0.1 and q2[#q2] <= 10 and q2[#q2] >= 0.1
+  end
+  local last = errs[r1.first + P.samples - 1]
+  okc = okc and math.abs(last.ode45 / last.strang - 1) < 0.1 and math.abs(last.dp5 / last.strang - 1) < 0.1
+  add("errors_comparable", string.format("ε = %s: errors of (i) ode45 and (ii) constant-step SAM over (iii) Strang at every sampled τ", e1),
+      "comparable", string.format("(i)/(iii) %s, (ii)/(iii) %s; at τ_end %.4f and %.4f (accept ×10 everywhere, 10 %% at τ_end)",
+      M.range(q1), M.range(q2), last.ode45 / last.strang, last.dp5 / last.strang), okc)
+  local w1, w2, w3 = r1.ode45.micro_steps, r1.dp5.micro_steps, r1.strang.micro_steps
+  add("cost_order", "work (micro-steps): (i) < (ii) ≪ (iii)", "(i) < (ii) < (iii)",
+      string.format("%d < %d < %d (%d, %d field evaluations)", w1, w2, w3, w1 / (2 * P.n), w2 / (2 * P.n)),
+      w1 < w2 and w2 < w3)
+  for i = 2, #runs do
+    local r = runs[i]
+    steps_claim(i == 2 and "ode45_steps_eps_2^-10" or ("ode45_steps_" .. i), r)
+    local same, dmax = #r.h == #r1.h, 0
+    if same then
+      for k = 1, #r.h do dmax = math.max(dmax, math.abs(r.h[k] * r.eps / (r1.h[k] * r1.eps) - 1)) end
+    end
+    add("step_sequence_same", string.format("ε = %s vs %s: step sequence in t = ετ 'virtually the same'", M.eps_str(r.eps), e1),
+        "same", same and string.format("max relative difference %.3f (accept 5 %%)", dmax) or "different step counts",
+        same and dmax <= 0.05)
+    local lr = errs[r.first + P.samples - 1]
+    local rat = { lr.ode45 / last.ode45, lr.dp5 / last.dp5, lr.strang / last.strang }
+    local okr = true
+    for _, x in ipairs(rat) do okr = okr and math.abs(x / 0.5 - 1) <= 0.1 end
+    add("error_ratio_eps_halving", string.format("ε = %s vs %s: errors at t_end of (i), (ii), (iii) 'halved'",
+        M.eps_str(r.eps), e1), pub.error_ratio_eps_halving,
+        string.format("%.3f, %.3f, %.3f (accept ±10 %%)", rat[1], rat[2], rat[3]), okr)
+  end
+  if raw then return out end
+  return M.claims_md(S, out, string.format("Work: (i) %d field evaluations × %d micro-steps; (ii) 1 + 6·%d; " ..
+    "(iii) one Strang step per Δτ. ode45 step lengths at ε = %s range from %.0f to %.0f.",
+    w1 / (2 * P.n), 2 * P.n, r1.dp5.macro_steps, e1, math.min(unpack(r1.h)), math.max(unpack(r1.h))))
 end
 
 return M

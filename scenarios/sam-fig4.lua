@@ -1,0 +1,95 @@
+-- ### Figure 4: SAM, LISP and multirevolution with Strang-splitting micro-integration (Kepler)
+--
+-- **Question.** With a micro-integrator that becomes exact as ε → 0 at fixed Δτ (Strang
+-- splitting of (19) into the Kepler flow and the perturbation), the refined bound (28) with
+-- ν = 2 predicts SAM errors ε(Δτ)²: doubling n divides the error by 4 and halving ε *halves*
+-- it, at a work 8Nn = 128n independent of ε. Does this hold, and how do the conventional
+-- splitting integration, LISP and multirevolution compare?
+--
+-- **Method.** The problem, interval and error as in Figure 3 (τ_end = (π/8)ε⁻¹, x(0) = (1, 0),
+-- v(0) = (0, 1)). Micro-solver (Sec. 5.1.2): one Strang step of length Δτ = 2π/n is
+-- φ̃⁽²⁾(Δτ/2) ∘ φ⁽¹⁾(Δτ) ∘ φ̃⁽²⁾(Δτ/2), where φ⁽¹⁾ is the exact Kepler flow (closed form:
+-- Lagrange f and g functions, Kepler's equation solved by Newton) and φ̃⁽²⁾ one implicit-midpoint
+-- step of dv/dτ = ελ(x, v)G(x) with x frozen (a scalar fixed point, iterated to round-off). The
+-- step is symmetric, so the backward micro-integration of (25) uses the same step with −Δτ.
+-- SAM: RK4 macro-steps, central difference (25). LISP: recovery (29). MR: (32) with
+-- M = ε⁻¹/(16N). Top panel: N = 16, n = 8…64, ε = 2⁻¹², 2⁻¹³, 2⁻¹⁴; bottom panel: ε = 2⁻¹²,
+-- N = 4, 8, 16. Work counts Strang steps.
+--
+-- **Readings.** Error norm and reference as in Figure 3 (Euclidean norm at τ_end, RK4 with
+-- Richardson extrapolation). "F(x)" in the paper's perturbation subsystem is G(x). The LISP and
+-- MR runs use the same N = 4, 8, 16 as SAM. The bottom panel is only described as "similar to"
+-- Figure 3; we check its comparisons at every n and list the points where they fail.
+local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+package.path = root .. "/lib/?.lua;" .. package.path
+local S = require "scenario"
+local sam = require "sam"
+
+local sc = S.new {
+  id = "sam-fig4",
+  title = "Calvo, Chartier, Murua & Sanz-Serna Figure 4: Kepler, Strang-splitting micro-integration",
+  params = {
+    { "eps", { 2^-12, 2^-13, 2^-14 }, "", "perturbation sizes of the top panel (list)", positive = true },
+    { "N", 16, "", "macro-steps of the top panel", positive = true, integer = true },
+    { "n", { 8, 16, 32, 64 }, "", "micro-steps per period 2 pi (list)", positive = true, integer = true },
+    { "eps_bottom", 2^-12, "", "perturbation size of the bottom panel", positive = true },
+    { "N_bottom", { 4, 8, 16 }, "", "macro-steps of the bottom panel (list)", positive = true, integer = true },
+    { "diff", "central2", "", "SAM difference formula: (25) or the 5-point (26)", choices = { "central2", "central4" } },
+    { "refm", 2048, "", "reference: RK4 steps per period (and twice that, Richardson)", positive = true, integer = true },
+  },
+  quick = { eps = { 2^-10, 2^-11 }, eps_bottom = 2^-10, n = { 8, 16, 32 }, refm = 512 },
+}
+local P = sc:parse(arg)
+local kind = "strang"
+
+-- The sweep -------------------------------------------------------------------------------------
+local setups = {}
+local function setup(eps)
+  if not setups[eps] then setups[eps] = sam.kepler_setup(eps, P.refm) end
+  return setups[eps]
+end
+sc:progress_start(#P.eps * #P.n * 2 + #P.N_bottom * #P.n * 3 + #P.n, "sam-fig4")
+local top, bottom = {}, {}
+for _, eps in ipairs(P.eps) do
+  for _, method in ipairs { "conventional", "SAM" } do
+    for _, n in ipairs(P.n) do
+      top[#top + 1] = sam.kepler_run(setup(eps), kind, method, P.N, n, P.diff)
+      sc:progress()
+    end
+  end
+end
+local eb = setup(P.eps_bottom)
+for _, n in ipairs(P.n) do bottom[#bottom + 1] = sam.kepler_run(eb, kind, "conventional", 0, n); sc:progress() end
+for _, method in ipairs { "SAM", "LISP", "MR" } do
+  for _, N in ipairs(P.N_bottom) do
+    for _, n in ipairs(P.n) do
+      bottom[#bottom + 1] = sam.kepler_run(eb, kind, method, N, n, P.diff)
+      sc:progress()
+    end
+  end
+end
+
+-- Outputs ---------------------------------------------------------------------------------------
+local function refnote(list)
+  local t = {}
+  for _, eps in ipairs(list) do t[#t + 1] = string.format("eps=%g: %.1e", eps, setup(eps).ref_est) end
+  return "reference (RK4 Richardson) error estimate at tau_end: " .. table.concat(t, ", ")
+end
+sc:write_tsv("data/sam-fig4-top.tsv", sam.eff_columns, top,
+  { "sam-fig4 top: perturbed Kepler (19), Strang micro, N = " .. P.N .. "; work = micro-steps;",
+    "error = Euclidean norm of the (x1,x2,v1,v2) error at tau_end = (pi/8)/eps", refnote(P.eps) })
+sc:write_tsv("data/sam-fig4-bottom.tsv", sam.eff_columns, bottom,
+  { "sam-fig4 bottom: eps = " .. P.eps_bottom .. ", Strang micro; N = 0 marks the conventional run",
+    refnote { P.eps_bottom } })
+
+local claims = sam.kepler_claims(sc, P, top, bottom, { order = 2, ratio_n = 3.5, slope_tol = 0.3,
+  eps_ratio = 0.5, eps_tol = 0.1, eps_min_n = 8, conv = "comparable", cmp_all_n = true })
+sc:write_tsv("tables/sam-fig4.tsv", sam.claims_tsv(claims))
+sc:write_text("tables/sam-fig4.md", sam.claims_md(S, claims,
+  "The n-ratio is taken on the two finest n, the slope fitted over all n. The ε-halving ratio "
+  .. "misses at n = 64, ε = 2⁻¹⁴: there the micro error (≈ 2·10⁻⁶) is no longer large against "
+  .. "the macro error of RK4 with N = 16 (measured separately: SAM with n = 256 and 1024 stalls "
+  .. "at ≈ 5·10⁻⁷ for N = 16, but drops to 4·10⁻⁸ with N = 64). In the bottom panel, "
+  .. "where SAM/LISP/MR errors approach the macro-error level of small N (≈ 10⁻⁴ for N = 4), the "
+  .. "micro and macro errors have different signs in different runs and partly cancel, so single "
+  .. "points can differ by large factors; those points are listed."))

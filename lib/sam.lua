@@ -153,15 +153,8 @@ function M.dist(a, b)
   return math.sqrt(s)
 end
 
---- Least-squares slope of log(y) against log(x).
-function M.loglog_slope(xs, ys)
-  local n, sx, sy, sxx, sxy = #xs, 0, 0, 0, 0
-  for i = 1, n do
-    local x, y = math.log(xs[i]), math.log(ys[i])
-    sx, sy, sxx, sxy = sx + x, sy + y, sxx + x * x, sxy + x * y
-  end
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx)
-end
+--- Least-squares slope of log(y) against log(x) (shared with every scenario).
+M.loglog_slope = require("scenario").loglog_slope
 
 --- The work a curve {work = {...}, err = {...}} (errors decreasing with work) needs to reach
 -- error e, by piecewise-linear interpolation in log-log (extrapolating the end segments).
@@ -484,6 +477,50 @@ function M.vdp_claims(sc, P, runs, errs, raw)
   return M.claims_md(S, out, string.format("Work: (i) %d field evaluations × %d micro-steps; (ii) 1 + 6·%d; " ..
     "(iii) one Strang step per Δτ. ode45 step lengths at ε = %s range from %.0f to %.0f.",
     w1 / (2 * P.n), 2 * P.n, r1.dp5.macro_steps, e1, math.min(unpack(r1.h)), math.max(unpack(r1.h))))
+end
+
+--- The sweep and data files shared by Figures 3 and 4 (they differ in the micro-solver `kind`
+-- and the N, n values): top panel = conventional and SAM for every eps at N = P.N; bottom panel
+-- = conventional, SAM, LISP and MR at eps_bottom for every N_bottom. Writes
+-- data/<id>-top.tsv and data/<id>-bottom.tsv; returns the top and bottom rows.
+function M.kepler_figure(sc, P, kind, label)
+  local setups = {}
+  local function setup(eps)
+    if not setups[eps] then setups[eps] = M.kepler_setup(eps, P.refm) end
+    return setups[eps]
+  end
+  sc:progress_start(#P.eps * #P.n * 2 + #P.N_bottom * #P.n * 3 + #P.n, sc.id)
+  local top, bottom = {}, {}
+  for _, eps in ipairs(P.eps) do
+    for _, method in ipairs { "conventional", "SAM" } do
+      for _, n in ipairs(P.n) do
+        top[#top + 1] = M.kepler_run(setup(eps), kind, method, P.N, n, P.diff)
+        sc:progress()
+      end
+    end
+  end
+  local eb = setup(P.eps_bottom)
+  for _, n in ipairs(P.n) do bottom[#bottom + 1] = M.kepler_run(eb, kind, "conventional", 0, n); sc:progress() end
+  for _, method in ipairs { "SAM", "LISP", "MR" } do
+    for _, N in ipairs(P.N_bottom) do
+      for _, n in ipairs(P.n) do
+        bottom[#bottom + 1] = M.kepler_run(eb, kind, method, N, n, P.diff)
+        sc:progress()
+      end
+    end
+  end
+  local function refnote(list)
+    local t = {}
+    for _, eps in ipairs(list) do t[#t + 1] = string.format("eps=%g: %.1e", eps, setup(eps).ref_est) end
+    return "reference (RK4 Richardson) error estimate at tau_end: " .. table.concat(t, ", ")
+  end
+  sc:write_tsv("data/" .. sc.id .. "-top.tsv", M.eff_columns, top,
+    { sc.id .. " top: perturbed Kepler (19), " .. label .. " micro, N = " .. P.N .. "; work = micro-steps;",
+      "error = Euclidean norm of the (x1,x2,v1,v2) error at tau_end = (pi/8)/eps", refnote(P.eps) })
+  sc:write_tsv("data/" .. sc.id .. "-bottom.tsv", M.eff_columns, bottom,
+    { sc.id .. " bottom: eps = " .. P.eps_bottom .. ", " .. label .. " micro; N = 0 marks the conventional run",
+      refnote { P.eps_bottom } })
+  return top, bottom
 end
 
 return M

@@ -79,6 +79,8 @@ check test: lib/libkapitza.so lib/libkapitza-asan.so | deps
 # Every scripts/bench-*.lua writes paper/bench/<name>.{tsv,md} (ratios measured in one run).
 bench: lib/libkapitza.so | deps
 	@for b in scripts/bench-*.lua; do echo "== $$b"; $(LUAJIT) $$b --out paper || exit 1; done
+	@for f in figures/bench-*.gp; do [ -f "$$f" ] || continue; id=$$(basename $$f .gp); \
+	  gnuplot -e "outfile='paper/figures/$$id.svg'" $$f || exit 1; done
 
 clean:
 	rm -rf build lib/libkapitza.so lib/libkapitza-asan.so

@@ -103,7 +103,11 @@ local bench = sort_natural(ls(paper .. "/bench/*.md"))
 if #bench > 0 then
   emit("\n## Benchmarks (`make bench`)\n")
   emit("\nRatios are measured within one run on one machine; absolute times are only indicative.\n")
-  for _, b in ipairs(bench) do emit("\n" .. read(b)) end
+  for _, b in ipairs(bench) do
+    emit("\n" .. read(b))
+    local fig = "bench-" .. base(b):gsub("%.md$", "") .. ".svg"
+    if read(paper .. "/figures/" .. fig) then emit(string.format("\n![%s](figures/%s)\n", fig, fig)) end
+  end
 end
 local text = table.concat(out, "\n"):gsub("\n\n\n+", "\n\n")
 io.write(text, "\n")

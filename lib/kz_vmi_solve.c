@@ -12,6 +12,11 @@
  *              Cost O(p nb^3 + p nb^2 na + p nb na^2 + na^3): linear in p.
  *  DENSE:      the whole (p nb + na)^2 matrix, LU with partial pivoting: cubic in p (what the
  *              paper's timing study sees as the super-linear growth of t_dx).
+ * The block elimination pivots only inside the diagonal blocks dR_m/dq^{f,m+1}; these are
+ * -Mf/dt - dt gamma (1 - gamma) H_ff (H_ff the fast Hessian of V + W at the quadrature points), hence
+ * regular for the rectangle rules and whenever dt^2 gamma (1 - gamma) H_ff > -Mf (always for convex
+ * potentials, as in both test problems). Should one be singular, the step fails with parameter
+ * "jacobian"; DENSE pivots over the whole matrix.
  */
 #include "kz_internal.h"
 #include <string.h>

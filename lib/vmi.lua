@@ -1,0 +1,520 @@
+-- vmi.lua -- Lua side of the variational multirate integrators (Ober-Bloebaum, Wenger, Gail &
+-- Leyendecker): the schemes of Sec. 6 as (alpha, gamma) choices of (4.8), the FPU and spring-ring
+-- models with the paper's initial data, runs, RK4 references and the measured quantities
+-- (stiff-spring energies, total energy, angular momentum, errors on macro/micro nodes, fitted
+-- orders). All stepping happens in C (lib/kz_vmi*.c); this module configures and collects.
+local kz = require "kapitza"
+local ffi, C = kz.ffi, kz.C
+
+local M = {}
+
+-- Quadrature choices (alpha_V, gamma_V, alpha_W, gamma_W) of (4.8)/Table 1.
+-- MM: Thm 3.3. TM, TT: Thms 3.4/3.5 with the left rectangle rule (alpha = gamma = 1) that Sec. 6
+-- runs (notes Sec. 8.1). TMh, TTh: the alpha = 1/2 trapezoid (Lobatto), second order (Lemma 4.5).
+M.schemes = {
+  MM = { alpha_V = 0.5, gamma_V = 0.5, alpha_W = 0.5, gamma_W = 0.5 },
+  TM = { alpha_V = 1, gamma_V = 1, alpha_W = 0.5, gamma_W = 0.5 },
+  TT = { alpha_V = 1, gamma_V = 1, alpha_W = 1, gamma_W = 1 },
+  TMh = { alpha_V = 0.5, gamma_V = 1, alpha_W = 0.5, gamma_W = 0.5 },
+  TTh = { alpha_V = 0.5, gamma_V = 1, alpha_W = 0.5, gamma_W = 1 },
+}
+M.scheme_names = { MM = "midpoint-midpoint (Thm 3.3)", TM = "trapezoidal-midpoint, left rectangle in V",
+                   TT = "trapezoidal-trapezoidal, left rectangle in V and W" }
+M.solvers = { structured = C.KZ_VMI_STRUCTURED, dense = C.KZ_VMI_DENSE }
+
+local function scheme_of(s)
+  if type(s) == "table" then return s end
+  local q = M.schemes[s]
+  if not q then error("vmi: unknown scheme '" .. tostring(s) .. "' (MM, TM, TT, TMh, TTh)", 3) end
+  return q
+end
+
+--- A kz_vmi_params from a scheme name (or {alpha_V, ...}) and options {p, dT, tol, max_iter, solver}.
+function M.params(scheme, o)
+  local q = scheme_of(scheme)
+  local P = ffi.new("kz_vmi_params")
+  P.alpha_V, P.gamma_V, P.alpha_W, P.gamma_W = q.alpha_V, q.gamma_V, q.alpha_W, q.gamma_W
+  P.p = o.p
+  P.dT = o.dT
+  P.tol = o.tol or 1e-9
+  P.max_iter = o.max_iter or 50
+  local sv = M.solvers[o.solver or "structured"]
+  if not sv then error("vmi: solver must be 'structured' or 'dense' (got " .. tostring(o.solver) .. ")", 2) end
+  P.solver = sv
+  return P
+end
+
+---------------------------------------------------------------------------------------------------
+-- Models with the paper's initial data
+---------------------------------------------------------------------------------------------------
+
+--- FPU, Sec. 6: l = 3, omega = 50, HLW initial values q^s = (1,0,0), q^f = (1/omega,0,0),
+-- p^s = p^f = (1,0,0).
+function M.fpu(t)
+  t = t or {}
+  local o = { kind = "fpu", par = ffi.new("kz_vmi_fpu"), model = ffi.new("kz_vmi_model") }
+  o.par.l = t.l or 3
+  o.par.omega = t.omega or 50
+  kz.call("kz_vmi_fpu_model", o.model, o.par, kz.report())
+  local l = o.par.l
+  o.ns, o.nf, o.d = l, l, 4 * l
+  o.omega = o.par.omega
+  local y0 = {}
+  for i = 1, 4 * l do y0[i] = 0 end
+  y0[1], y0[l + 1], y0[2 * l + 1], y0[3 * l + 1] = 1, 1 / o.omega, 1, 1
+  o.y0 = y0
+  return o
+end
+
+--- Oscillatory energies of the stiff springs I_j = (p_j^f^2 + omega^2 q_j^f^2)/2 (HLW I.5.1) of
+-- the state at y (cdata pointer to one row); returns I_1..I_l and their sum.
+function M.fpu_I(o, y)
+  local l, w2, I, s = o.par.l, o.omega * o.omega, {}, 0
+  for j = 0, l - 1 do
+    local q, p = y[l + j], y[3 * l + j]
+    I[j + 1] = 0.5 * (p * p + w2 * q * q)
+    s = s + I[j + 1]
+  end
+  return I, s
+end
+
+--- The spring ring of Sec. 6: 2l = 6 masses of 2, eps = 5, omega1 = 2, omega2 = 4000, g = 9.81;
+-- gravity = "physical" (default) or "printed"; velocity directions from the unperturbed
+-- ("unperturbed", default) or the repositioned positions ("repositioned").
+function M.ring(t)
+  t = t or {}
+  local o = { kind = "ring", par = ffi.new("kz_vmi_ring"), model = ffi.new("kz_vmi_model") }
+  local P = o.par
+  P.l, P.mass, P.eps, P.omega1, P.omega2, P.g = 3, t.mass or 2, t.eps or 5, t.omega1 or 2,
+      t.omega2 or 4000, t.g or 9.81
+  local gr = t.gravity or "physical"
+  if gr ~= "physical" and gr ~= "printed" then error("vmi.ring: gravity must be 'physical' or 'printed'", 2) end
+  P.g_sign = gr == "physical" and 1 or -1
+  kz.call("kz_vmi_ring_model", o.model, P, kz.report())
+  o.ns, o.nf, o.d = 9, 9, 36
+  local r, h = t.r or 2, t.h or 2
+  local q = {}
+  for i = 1, 6 do q[i] = { r * math.sin((i - 1) * math.pi / 3), -r * math.cos((i - 1) * math.pi / 3), -h } end
+  local shift = { [3] = { 0.3, 0.3, 0 }, [5] = { 0.2, -0.3, -0.3 }, [2] = { 0.2, -0.2, 0 }, [4] = { -0.3, 0.4, 0 } }
+  local q0 = {}
+  for i = 1, 6 do
+    local s = shift[i] or { 0, 0, 0 }
+    q0[i] = { q[i][1] + s[1], q[i][2] + s[2], q[i][3] + s[3] }
+  end
+  local base = (t.directions or "unperturbed") == "unperturbed" and q or q0
+  local function unit(a, b)
+    local d = { a[1] - b[1], a[2] - b[2], a[3] - b[3] }
+    local n = math.sqrt(d[1] ^ 2 + d[2] ^ 2 + d[3] ^ 2)
+    return { d[1] / n, d[2] / n, d[3] / n }
+  end
+  local u12, u36 = unit(base[1], base[2]), unit(base[3], base[6])
+  local v = { { 5 * u12[1], 5 * u12[2], 5 * u12[3] }, { -30 * u12[1], -30 * u12[2], -30 * u12[3] },
+              { -5 * u36[1], -5 * u36[2], -5 * u36[3] }, { 50, 40, -10 }, { 0, 0, 0 }, { 50, 40, 10 } }
+  local y0 = {}
+  for i = 1, 6 do -- odd masses slow (offset 0), even fast (offset 9); momenta after 18
+    local off = (i % 2 == 1) and 3 * ((i - 1) / 2) or 9 + 3 * (i / 2 - 1)
+    for c = 1, 3 do
+      y0[off + c] = q0[i][c]
+      y0[18 + off + c] = P.mass * v[i][c]
+    end
+  end
+  o.y0 = y0
+  return o
+end
+
+--- Angular momentum L = sum_i q_i x p_i of the ring state y (cdata row or Lua array, 0-based).
+function M.ring_L(y, base)
+  base = base or 0
+  local L1, L2, L3 = 0, 0, 0
+  for i = 0, 5 do
+    local o = base + 3 * i
+    local x, yy, z = y[o], y[o + 1], y[o + 2]
+    local px, py, pz = y[o + 18], y[o + 19], y[o + 20]
+    L1 = L1 + yy * pz - z * py
+    L2 = L2 + z * px - x * pz
+    L3 = L3 + x * py - yy * px
+  end
+  return L1, L2, L3
+end
+
+--- Harmonic oscillator of Sec. 5 (V = omega_s^2 q^2 / 2; nf = 1 adds W = omega_f^2 q_f^2 / 2).
+function M.harmonic(t)
+  local o = { kind = "harmonic", par = ffi.new("kz_vmi_harmonic"), model = ffi.new("kz_vmi_model") }
+  o.par.nf, o.par.omega_s, o.par.omega_f = t.nf or 0, t.omega_s or 1, t.omega_f or 0
+  kz.call("kz_vmi_harmonic_model", o.model, o.par, kz.report())
+  o.ns, o.nf = 1, o.par.nf
+  o.d = 2 * (o.ns + o.nf)
+  return o
+end
+
+--- Kinetic, V and W energies of a state (cdata pointer).
+function M.energy(o, y)
+  local e = kz.vec(3)
+  kz.call("kz_vmi_energy", o.model, y, e, kz.report())
+  return e[0], e[1], e[2]
+end
+
+---------------------------------------------------------------------------------------------------
+-- Runs
+---------------------------------------------------------------------------------------------------
+
+--- Number of macro steps to reach T: T/dT if it is a whole number, else ceil (notes 8.6: 200/0.3).
+function M.steps(T, dT)
+  local N = tonumber(C.kz_steps_in(T, dT))
+  if N >= 1 then return N, true end
+  return math.ceil(T / dT - 1e-9), false
+end
+
+--- Run N macro steps. o.{p, dT, N (or T), tol, max_iter, solver, micro (bool), timing (bool), y0}.
+-- Returns a result table: out (cdata rows of d numbers, k = 0..N), micro (rows of 2 nf, j = 0..Np),
+-- counts, timing {jac, solve, total} (seconds), N, d and a row accessor row(k) (cdata pointer).
+function M.run(model, scheme, o)
+  local P = M.params(scheme, o)
+  local N = o.N or M.steps(o.T, o.dT)
+  local d = model.d
+  local y0 = kz.vec(d)
+  if type(o.y0) == "cdata" then ffi.copy(y0, o.y0, d * 8) else
+    for i = 1, d do y0[i - 1] = (o.y0 or model.y0)[i] end
+  end
+  local out = kz.vec((N + 1) * d)
+  local micro = o.micro and kz.vec((N * o.p + 1) * 2 * model.nf) or nil
+  local tim = o.timing and kz.vec(3) or nil
+  local r = kz.report()
+  kz.call("kz_vmi_run", model.model, P, N, y0, out, N + 1, micro, micro and (N * o.p + 1) or 0, tim, r)
+  local res = { out = out, micro = micro, counts = kz.counts(r), N = N, d = d, p = o.p, dT = o.dT,
+                y0 = y0 }
+  if tim then res.timing = { jac = tim[0], solve = tim[1], total = tim[2] } end
+  function res.row(k) return out + k * d end
+  return res
+end
+
+--- The exact solution by classical RK4 (Hamiltonian equations (2.4)) on the grid t_i = i h,
+-- i = 0..n, with `sub` RK4 steps per grid interval. Returns cdata rows of d numbers.
+function M.reference(model, h, n, sub, y0)
+  local s = ffi.new("kz_sys1")
+  kz.call("kz_vmi_sys1", s, model.model, kz.report())
+  local d = model.d
+  local out = kz.vec((n + 1) * d, y0 or model.y0)
+  local y = kz.vec(d, y0 or model.y0)
+  local r = kz.report()
+  for i = 1, n do
+    kz.call("kz_rk4_run", s, (i - 1) * h, h / sub, sub, y, r)
+    ffi.copy(out + i * d, y, d * 8)
+  end
+  return out
+end
+
+---------------------------------------------------------------------------------------------------
+-- Measurements
+---------------------------------------------------------------------------------------------------
+
+--- Errors (6.1)-(6.2) of a run against a reference on the grid of spacing href (a multiple-free
+-- lookup: node time / href must be an integer). Returns {q_mac, p_mac, q_mic, p_mic, qs, qf, ps, pf}
+-- with the Euclidean norm over the whole vector and the sup over nodes; qs..pf split the macro
+-- errors into slow and fast parts (Figs. 6.13, 6.15).
+function M.errors(model, res, ref, href)
+  local ns, nf, d = model.ns, model.nf, model.d
+  local dt = res.dT / res.p
+  local function idx(t)
+    local i = math.floor(t / href + 0.5)
+    assert(math.abs(i * href - t) < 1e-9 * math.max(1, t), "vmi.errors: node not on the reference grid")
+    return i
+  end
+  local e = { q_mac = 0, p_mac = 0, q_mic = 0, p_mic = 0, qs = 0, qf = 0, ps = 0, pf = 0 }
+  for k = 0, res.N do
+    local y, z = res.row(k), ref + idx(k * res.dT) * d
+    local a = { 0, 0, 0, 0 } -- qs, qf, ps, pf squared
+    for i = 0, d - 1 do
+      local g = (i < ns and 1) or (i < ns + nf and 2) or (i < 2 * ns + nf and 3) or 4
+      a[g] = a[g] + (y[i] - z[i]) ^ 2
+    end
+    e.qs, e.qf = math.max(e.qs, math.sqrt(a[1])), math.max(e.qf, math.sqrt(a[2]))
+    e.ps, e.pf = math.max(e.ps, math.sqrt(a[3])), math.max(e.pf, math.sqrt(a[4]))
+    e.q_mac = math.max(e.q_mac, math.sqrt(a[1] + a[2]))
+    e.p_mac = math.max(e.p_mac, math.sqrt(a[3] + a[4]))
+  end
+  if res.micro then
+    for k = 0, res.N - 1 do
+      for m = 1, res.p - 1 do
+        local j = k * res.p + m
+        local u, z = res.micro + j * 2 * nf, ref + idx(k * res.dT + m * dt) * d
+        local sq, sp = 0, 0
+        for i = 0, nf - 1 do
+          sq = sq + (u[i] - z[ns + i]) ^ 2
+          sp = sp + (u[nf + i] - z[2 * ns + nf + i]) ^ 2
+        end
+        e.q_mic = math.max(e.q_mic, math.sqrt(sq))
+        e.p_mic = math.max(e.p_mic, math.sqrt(sp))
+      end
+    end
+  end
+  return e
+end
+
+--- Least-squares slope of log(y) against log(x).
+function M.slope(xs, ys)
+  local n, sx, sy, sxx, sxy = #xs, 0, 0, 0, 0
+  for i = 1, n do
+    local a, b = math.log(xs[i]), math.log(ys[i])
+    sx, sy, sxx, sxy = sx + a, sy + b, sxx + a * a, sxy + a * b
+  end
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx)
+end
+
+--- The one-step propagation matrix (5.2) of the implemented scheme on the harmonic oscillator
+-- (nf = 0): columns are the images of (1, 0) and (0, 1) (the map is linear). Returns a, b, c, d.
+function M.propagation(scheme, omega_s, dT, p)
+  local ho = M.harmonic { omega_s = omega_s }
+  local P = M.params(scheme, { p = p, dT = dT, tol = 1e-13 })
+  local cols = {}
+  for j = 1, 2 do
+    local y = kz.vec(2, { j == 1 and 1 or 0, j == 2 and 1 or 0 })
+    kz.call("kz_vmi_step", ho.model, P, 0, y, nil, nil, kz.report())
+    cols[j] = { y[0], y[1] }
+  end
+  return cols[1][1], cols[2][1], cols[1][2], cols[2][2]
+end
+
+--- Spectral radius of a real 2x2 matrix [[a, b], [c, d]].
+function M.spectral_radius(a, b, c, d)
+  local tr, det = a + d, a * d - b * c
+  local disc = tr * tr / 4 - det
+  if disc >= 0 then
+    local s = math.sqrt(disc)
+    return math.max(math.abs(tr / 2 + s), math.abs(tr / 2 - s))
+  end
+  return math.sqrt(math.abs(det)) -- complex pair: |lambda|^2 = det
+end
+
+--- Stability bounds of Lemma 5.1 on (omega_s dT)^2.
+function M.bound_trap(p) return 12 * p * p / (p * p + 2) end
+function M.bound_mid(p) if p == 1 then return math.huge end return 12 * p * p / (p * p - 1) end
+
+---------------------------------------------------------------------------------------------------
+-- Experiments shared by the scenarios and the specs
+---------------------------------------------------------------------------------------------------
+
+--- FPU stiff-spring energies (Figs. 6.3-6.5): rows {t, I1, I2, I3, I} at every macro node.
+-- o: p, dT, T, tol. Returns rows and the run.
+function M.fpu_energies(scheme, o)
+  local fpu = M.fpu()
+  local res = M.run(fpu, scheme, { p = o.p, dT = o.dT, T = o.T, tol = o.tol or 1e-9 })
+  local rows = {}
+  for k = 0, res.N do
+    local I, s = M.fpu_I(fpu, res.row(k))
+    rows[k + 1] = { t = k * o.dT, I1 = I[1], I2 = I[2], I3 = I[3], I = s }
+  end
+  return rows, res
+end
+
+--- Windowed maxima of column col over [t0, t0 + w), t0 = 0, w, 2w, ...: list of {t0, max}.
+function M.window_max(rows, col, w)
+  local out = {}
+  for _, r in ipairs(rows) do
+    local i = math.floor(r.t / w + 1e-9) + 1
+    out[i] = out[i] or { t0 = (i - 1) * w, max = -math.huge }
+    out[i].max = math.max(out[i].max, r[col])
+  end
+  return out
+end
+
+--- "The energy in the second spring returns to zero" (notes 8.8): after the first window whose
+-- max of col exceeds `peak`, the window with the smallest max. Returns its start and value
+-- (the last window, which may be partial, is ignored).
+function M.envelope_return(rows, col, w, peak)
+  local win = M.window_max(rows, col, w)
+  local first
+  for i, e in ipairs(win) do if e.max > peak then first = i break end end
+  if not first then return nil end
+  local best
+  for i = first + 1, #win - 1 do
+    if not best or win[i].max < best.max then best = win[i] end
+  end
+  return best and best.t0, best and best.max
+end
+
+--- min, max and mean of column col over t in [a, b].
+function M.stats(rows, col, a, b)
+  local lo, hi, s, n = math.huge, -math.huge, 0, 0
+  for _, r in ipairs(rows) do
+    if r.t >= a - 1e-9 and r.t <= b + 1e-9 then
+      lo, hi, s, n = math.min(lo, r[col]), math.max(hi, r[col]), s + r[col], n + 1
+    end
+  end
+  return lo, hi, s / n
+end
+
+--- First time at which column col exceeds level.
+function M.first_above(rows, col, level)
+  for _, r in ipairs(rows) do if r[col] > level then return r.t end end
+  return nil
+end
+
+--- Spring-ring energies (Figs. 6.6-6.8): rows {t, kinetic, potential, total, relerr} and the
+-- angular momentum rows {t, L1, L2, L3} at every macro node. o: p, dT, T, tol, gravity.
+function M.ring_energies(scheme, o)
+  local ring = M.ring { gravity = o.gravity, directions = o.directions }
+  local res = M.run(ring, scheme, { p = o.p, dT = o.dT, T = o.T, tol = o.tol or 1e-8 })
+  local rows, Lrows, E0 = {}, {}, nil
+  for k = 0, res.N do
+    local y = res.row(k)
+    local K, V, W = M.energy(ring, y)
+    local E = K + V + W
+    E0 = E0 or E
+    rows[k + 1] = { t = k * o.dT, kinetic = K, potential = V + W, total = E, relerr = (E - E0) / E0 }
+    local L1, L2, L3 = M.ring_L(y)
+    Lrows[k + 1] = { t = k * o.dT, L1 = L1, L2 = L2, L3 = L3 }
+  end
+  return rows, Lrows, res
+end
+
+--- The problems of the convergence study (Sec. 6.2).
+function M.problem(name, o)
+  if name == "FPU" then return M.fpu() end
+  if name == "SR" then return M.ring { gravity = o and o.gravity } end
+  error("vmi.problem: unknown problem '" .. tostring(name) .. "' (FPU, SR)", 2)
+end
+
+--- Convergence study (Sec. 6.2, (6.1)-(6.2)): for each p and dT, run to T and measure the
+-- errors against a reference on the grid href. ref = "rk4" (RK4 with `sub` steps per grid
+-- interval) or "vi" (the paper's choice: the same scheme with p = 1 and step href/sub).
+-- Returns rows {p, dT, q_mac, p_mac, q_mic, p_mic, qs, qf, ps, pf, newton}.
+function M.convergence(problem, scheme, o)
+  local model = M.problem(problem, o)
+  local n = math.floor(o.T / o.href + 0.5)
+  local ref
+  if o.ref == "vi" then
+    ref = kz.vec((n + 1) * model.d, model.y0)
+    local y = kz.vec(model.d, model.y0)
+    for i = 1, n do
+      local r = M.run(model, scheme, { p = 1, dT = o.href / o.sub, N = o.sub, tol = o.tol, y0 = y })
+      ffi.copy(y, r.row(r.N), model.d * 8)
+      ffi.copy(ref + i * model.d, y, model.d * 8)
+    end
+  else
+    ref = M.reference(model, o.href, n, o.sub)
+  end
+  local rows = {}
+  for _, p in ipairs(o.p) do
+    for _, dT in ipairs(o.dT) do
+      local res = M.run(model, scheme, { p = p, dT = dT, T = o.T, tol = o.tol, micro = true })
+      local e = M.errors(model, res, ref, o.href)
+      e.p, e.dT, e.newton = p, dT, res.counts.newton_iters
+      rows[#rows + 1] = e
+      if o.progress then o.progress() end
+    end
+  end
+  return rows
+end
+
+--- Fitted order of column col for one p over the `last` smallest dT.
+function M.fit_order(rows, p, col, last)
+  local sel = {}
+  for _, r in ipairs(rows) do if r.p == p then sel[#sel + 1] = r end end
+  table.sort(sel, function(a, b) return a.dT > b.dT end)
+  local xs, ys = {}, {}
+  for i = math.max(1, #sel - last + 1), #sel do xs[#xs + 1] = sel[i].dT; ys[#ys + 1] = sel[i][col] end
+  return M.slope(xs, ys)
+end
+
+--- The parameters every convergence scenario (Figs. 6.10-6.17) shares.
+function M.convergence_params(extra)
+  local t = {
+    { "p", { 5, 10 }, "", "micro steps per macro step (list; left and right panel)", integer = true, min = 1 },
+    { "dT", { 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005, 0.0002, 0.0001, 0.00005 }, "", "macro steps (list)", positive = true },
+    { "T", 0.5, "", "final time t_N (as the paper's reference runs)", positive = true },
+    { "tol", 1e-12, "", "Newton tolerance (max-norm residual)", positive = true },
+    { "ref", "rk4", "", "reference: RK4 on (2.4), or the paper's tiny-step single-rate VI", choices = { "rk4", "vi" } },
+    { "href", 5e-6, "", "spacing of the stored reference grid (every micro node lies on it)", positive = true },
+    { "sub", 1, "", "reference steps per grid spacing (RK4: 1 -> h = 5e-6; vi: 10 / 5 -> the paper's 5e-7 (FPU) / 1e-6 (SR))", integer = true, min = 1 },
+    { "fit", 4, "", "number of smallest dT used for the fitted orders", integer = true, min = 2 },
+  }
+  for _, e in ipairs(extra or {}) do t[#t + 1] = e end
+  return t
+end
+
+--- Run a convergence scenario: problem, scheme, columns to fit; writes data/<id>.tsv,
+-- tables/<id>.tsv (fitted slopes) and tables/<id>.md (claims beside slopes). claims: list of
+-- {text, column, which ("small"|"large"), lo, hi}: the fitted slope of `column` over the `fit`
+-- smallest dT ("small") or the 3 largest ("large") must lie in [lo, hi] for every p.
+function M.convergence_scenario(sc, P, problem, scheme, claims)
+  local S = require "scenario"
+  sc:progress_start(#P.p * #P.dT)
+  local rows = M.convergence(problem, scheme, { p = P.p, dT = P.dT, T = P.T, tol = P.tol, ref = P.ref,
+                                                href = P.href, sub = P.sub, progress = function() sc:progress() end })
+  local cols = { "p", "dT", "q_mac", "p_mac", "q_mic", "p_mic", "qs", "qf", "ps", "pf", "newton" }
+  sc:write_tsv("data/" .. sc.id .. ".tsv", cols, rows,
+    { string.format("%s, scheme %s, t_N = %g, Newton tol %g, reference %s (grid %g, %d steps per grid interval)",
+                    problem, scheme, P.T, P.tol, P.ref, P.href, P.sub),
+      "errors (6.1)-(6.2): sup over nodes of the Euclidean norm; q_mac, p_mac on macro nodes (q = (q^s, q^f)),",
+      "q_mic, p_mic on the inner micro nodes (fast variables); qs, qf, ps, pf: macro-node errors split slow/fast" })
+  local fits, md = {}, {}
+  local function large(p, col) -- slope over the 3 largest dT
+    local sel = {}
+    for _, r in ipairs(rows) do if r.p == p then sel[#sel + 1] = r end end
+    table.sort(sel, function(a, b) return a.dT > b.dT end)
+    local xs, ys = {}, {}
+    for i = 1, math.min(3, #sel) do xs[i] = sel[i].dT; ys[i] = sel[i][col] end
+    return M.slope(xs, ys)
+  end
+  local all = true
+  for _, c in ipairs(claims) do
+    local cells, ok = {}, true
+    for _, p in ipairs(P.p) do
+      local v = c[3] == "large" and large(p, c[2]) or M.fit_order(rows, p, c[2], P.fit)
+      fits[#fits + 1] = { column = c[2], range = c[3], p = p, slope = v }
+      ok = ok and v >= c[4] and v <= c[5]
+      cells[#cells + 1] = string.format("%.2f", v)
+    end
+    all = all and ok
+    md[#md + 1] = { c[1], c[2], c[3] == "large" and "3 largest ΔT" or (P.fit .. " smallest ΔT"),
+                    string.format("[%g, %g]", c[4], c[5]), table.concat(cells, " / "), ok and "yes" or "**no**" }
+  end
+  sc:write_tsv("tables/" .. sc.id .. ".tsv", { "column", "range", "p", "slope" }, fits,
+               { "least-squares slopes of log(error) against log(dT)" })
+  -- For a claim that fails, the local slopes between consecutive dT show where the error stands.
+  local notes = {}
+  for i, c in ipairs(claims) do
+    if md[i][6] ~= "yes" then
+      for _, p in ipairs(P.p) do
+        local sel = {}
+        for _, r in ipairs(rows) do if r.p == p then sel[#sel + 1] = r end end
+        table.sort(sel, function(a, b) return a.dT > b.dT end)
+        local loc = {}
+        for j = 2, #sel do
+          loc[#loc + 1] = string.format("%.2f", M.slope({ sel[j - 1].dT, sel[j].dT }, { sel[j - 1][c[2]], sel[j][c[2]] }))
+        end
+        notes[#notes + 1] = string.format("- %s, p = %d: local slopes from the largest to the smallest ΔT: %s.",
+                                          c[2], p, table.concat(loc, ", "))
+      end
+    end
+  end
+  local tail = #notes == 0 and "" or ("\nNot as claimed over the ΔT range run here; the local slopes show how far " ..
+                                      "the transition has come:\n\n" .. table.concat(notes, "\n") .. "\n")
+  sc:write_text("tables/" .. sc.id .. ".md", S.md_table(
+    { "claim (§6.2)", "error", "fitted over", "accepted slope", "slope, p = " .. table.concat(P.p, " / "), "holds" }, md) .. tail)
+  return rows, all
+end
+
+--- Computing-time study (Sec. 6.3): FPU with micro step dt fixed and dT = p dt, run for `steps`
+-- macro steps (default: all N = T/dT). The fastest of `reps` repetitions is kept (machines are
+-- noisy). Returns {N, steps, newton, jac, t_cpu, t_dx, t_jac}: t_cpu the whole run, t_dx and
+-- t_jac the linear-solve and Jacobian-assembly times per macro step (summed over its iterations),
+-- t_dx_iter and t_jac_iter the same per Newton iteration.
+function M.timing(scheme, solver, p, o)
+  local fpu = M.fpu()
+  local dT = p * o.dt
+  local N = M.steps(o.T, dT)
+  local steps = math.min(N, o.max_steps or N)
+  local best
+  for _ = 1, o.reps or 1 do
+    local r = M.run(fpu, scheme, { p = p, dT = dT, N = steps, tol = o.tol or 1e-9, timing = true, solver = solver })
+    local t = { N = N, steps = steps, newton = r.counts.newton_iters, jac = r.counts.jac_evals,
+                t_cpu = r.timing.total, t_dx = r.timing.solve / steps, t_jac = r.timing.jac / steps,
+                t_dx_iter = r.timing.solve / r.counts.newton_iters, t_jac_iter = r.timing.jac / r.counts.jac_evals }
+    if not best or t.t_cpu < best.t_cpu then best = t end
+  end
+  return best
+end
+
+return M

@@ -1,0 +1,312 @@
+-- Variational multirate integrators (Ober-Bloebaum, Wenger, Gail & Leyendecker): the C API's
+-- bad-input handling, the schemes against the paper's explicit (p, q) forms, symplecticity,
+-- Lemma 5.1, the structured vs dense solver, work counts and the orders of Lemma 4.5 / Table 2.
+local kz = require "kapitza"
+local V = require "vmi"
+local ffi, C = kz.ffi, kz.C
+
+local function fpu_grad(l, s, f) -- an independent Lua gradient of the FPU V (1-based arrays)
+  local gs, gf = {}, {}
+  for i = 1, l do gs[i], gf[i] = 0, 0 end
+  local d = s[1] - f[1]
+  gs[1], gf[1] = gs[1] + d ^ 3, gf[1] - d ^ 3
+  for i = 1, l - 1 do
+    d = s[i + 1] - f[i + 1] - s[i] - f[i]
+    local c = d ^ 3
+    gs[i + 1], gf[i + 1], gs[i], gf[i] = gs[i + 1] + c, gf[i + 1] - c, gs[i] - c, gf[i] - c
+  end
+  d = s[l] + f[l]
+  gs[l], gf[l] = gs[l] + d ^ 3, gf[l] + d ^ 3
+  return gs, gf
+end
+
+local function step(model, scheme, o, y)
+  local P = V.params(scheme, o)
+  local yy = kz.vec(model.d)
+  for i = 0, model.d - 1 do yy[i] = y[i + 1] end
+  local micro = kz.vec((o.p + 1) * 2 * model.nf)
+  local r = kz.report()
+  kz.call("kz_vmi_step", model.model, P, 0, yy, micro, nil, r)
+  local out = {}
+  for i = 0, model.d - 1 do out[i + 1] = yy[i] end
+  return out, micro, r
+end
+
+describe("vmi C API: bad input #asan", function()
+  local fpu = V.fpu()
+  local function attempt(fn, ...)
+    local ok, err = pcall(kz.call, fn, ...)
+    assert.is_false(ok)
+    return err
+  end
+  it("names the function and the parameter, and writes nothing", function()
+    local good = { p = 3, dT = 0.1, tol = 1e-10 }
+    local cases = {
+      { "alpha_V", function(P) P.alpha_V = 1.5 end }, { "gamma_W", function(P) P.gamma_W = -0.1 end },
+      { "gamma_V", function(P) P.gamma_V = 0 / 0 end }, { "'p'", function(P) P.p = 0 end },
+      { "dT", function(P) P.dT = 0 end }, { "dT", function(P) P.dT = math.huge end },
+      { "tol", function(P) P.tol = -1 end }, { "max_iter", function(P) P.max_iter = 0 end },
+      { "solver", function(P) P.solver = 7 end },
+    }
+    for _, c in ipairs(cases) do
+      local P = V.params("MM", good)
+      c[2](P)
+      local out = kz.vec(4 * 12)
+      for i = 0, 47 do out[i] = -12345 end
+      local err = attempt("kz_vmi_run", fpu.model, P, 3, kz.vec(12, fpu.y0), out, 4, nil, 0, nil, kz.report())
+      assert.matches("kz_vmi_run", err)
+      assert.matches(c[1], err, 1, true)
+      for i = 0, 47 do assert.are.equal(-12345, out[i]) end
+    end
+    local P = V.params("MM", good)
+    assert.matches("'N'", attempt("kz_vmi_run", fpu.model, P, -1, kz.vec(12, fpu.y0), kz.vec(12), 1, nil, 0, nil, kz.report()))
+    assert.matches("'out'", attempt("kz_vmi_run", fpu.model, P, 3, kz.vec(12, fpu.y0), kz.vec(36), 3, nil, 0, nil, kz.report()))
+    assert.matches("'micro'", attempt("kz_vmi_run", fpu.model, P, 3, kz.vec(12, fpu.y0), kz.vec(48), 4, kz.vec(6), 1, nil, kz.report()))
+    local y0 = kz.vec(12, fpu.y0)
+    y0[5] = 0 / 0
+    assert.matches("'y0'", attempt("kz_vmi_run", fpu.model, P, 3, y0, kz.vec(48), 4, nil, 0, nil, kz.report()))
+    assert.matches("'model'", attempt("kz_vmi_run", nil, P, 3, kz.vec(12, fpu.y0), kz.vec(48), 4, nil, 0, nil, kz.report()))
+    assert.matches("'params'", attempt("kz_vmi_step", fpu.model, nil, 0, kz.vec(12, fpu.y0), nil, nil, kz.report()))
+    -- models
+    local m = ffi.new("kz_vmi_model")
+    assert.matches("'omega'", attempt("kz_vmi_fpu_model", m, ffi.new("kz_vmi_fpu", { 3, -1 }), kz.report()))
+    assert.matches("'l'", attempt("kz_vmi_fpu_model", m, ffi.new("kz_vmi_fpu", { 0, 50 }), kz.report()))
+    assert.matches("'g_sign'", attempt("kz_vmi_ring_model", m, ffi.new("kz_vmi_ring", { 3, 2, 5, 2, 4000, 9.81, 0 }), kz.report()))
+    assert.matches("'mass'", attempt("kz_vmi_ring_model", m, ffi.new("kz_vmi_ring", { 3, 0, 5, 2, 4000, 9.81, 1 }), kz.report()))
+    assert.matches("'nf'", attempt("kz_vmi_harmonic_model", m, ffi.new("kz_vmi_harmonic", { 2, 1, 0 }), kz.report()))
+    -- linear algebra
+    local A = kz.vec(4, { 1, 2, 2, 4 })
+    assert.matches("kz_lu_factor.*'matrix'", attempt("kz_lu_factor", 2, A, ffi.new("int[2]"), kz.report()))
+    assert.matches("'solver'", attempt("kz_arrow_solve", ffi.new("kz_arrow", { 1, 1, 1, kz.vec(3), kz.vec(1), kz.vec(1), kz.vec(1) }),
+                                      5, kz.vec(2), kz.vec(10), ffi.new("int[4]"), kz.report()))
+  end)
+
+  it("reports a Newton failure with the step and time, leaving the state unchanged", function()
+    local P = V.params("MM", { p = 5, dT = 0.3, tol = 1e-300, max_iter = 2 })
+    local y = kz.vec(12, fpu.y0)
+    local r = kz.report()
+    local ok, err = pcall(kz.call, "kz_vmi_step", fpu.model, P, 1.5, y, nil, nil, r)
+    assert.is_false(ok)
+    assert.matches("did not converge %(parameter 'newton'%) at step 0 at t = 1.5", err)
+    for i = 1, 12 do assert.are.equal(fpu.y0[i], y[i - 1]) end
+    -- in a run: converges for a while with a loose cap, then fails at a later step
+    P = V.params("MM", { p = 5, dT = 0.3, tol = 1e-10, max_iter = 1 })
+    local out = kz.vec(101 * 12)
+    r = kz.report()
+    ok, err = pcall(kz.call, "kz_vmi_run", fpu.model, P, 100, kz.vec(12, fpu.y0), out, 101, nil, 0, nil, r)
+    assert.is_false(ok)
+    assert.matches("'newton'", err)
+    assert.are.equal(tonumber(r.fail_step) * 0.3, r.fail_time)
+  end)
+
+  it("counts macro steps, micro steps, Newton iterations and Jacobians", function()
+    local res = V.run(fpu, "MM", { p = 4, dT = 0.05, N = 10, tol = 1e-10 })
+    assert.are.equal(10, res.counts.macro_steps)
+    assert.are.equal(40, res.counts.micro_steps)
+    assert.are.equal(res.counts.newton_iters, res.counts.jac_evals)
+    assert.is_true(res.counts.newton_iters >= 10 and res.counts.newton_iters <= 60)
+    -- one gradient evaluation of V and one of W per micro interval per residual evaluation
+    assert.are.equal(2 * 4 * (res.counts.newton_iters + 10), res.counts.force_evals)
+  end)
+end)
+
+describe("vmi schemes against the paper's (p, q) forms #asan", function()
+  local fpu = V.fpu()
+  local l, om2 = 3, 2500
+  it("midpoint-midpoint satisfies (3.23)-(3.26) on every micro node", function()
+    local p, dT = 4, 0.2
+    local dt = dT / p
+    local y1, micro = step(fpu, "MM", { p = p, dT = dT, tol = 1e-13 }, fpu.y0)
+    local qs0, ps0 = { 1, 0, 0 }, { 1, 0, 0 }
+    local qs1, ps1 = { y1[1], y1[2], y1[3] }, { y1[7], y1[8], y1[9] }
+    local sum_all, sum_w = { 0, 0, 0 }, { 0, 0, 0 }
+    for m = 0, p - 1 do
+      local f0, f1, pf0, pf1 = {}, {}, {}, {}
+      for i = 1, l do
+        f0[i], f1[i] = micro[m * 6 + i - 1], micro[(m + 1) * 6 + i - 1]
+        pf0[i], pf1[i] = micro[m * 6 + 3 + i - 1], micro[(m + 1) * 6 + 3 + i - 1]
+      end
+      local sb, fb = {}, {}
+      for i = 1, l do
+        sb[i] = qs0[i] + (2 * m + 1) / (2 * p) * (qs1[i] - qs0[i])
+        fb[i] = 0.5 * (f0[i] + f1[i])
+      end
+      local gs, gf = fpu_grad(l, sb, fb)
+      for i = 1, l do
+        assert.is_true(math.abs(f1[i] - (f0[i] + dt * (pf0[i] + pf1[i]) / 2)) < 1e-12)               -- (3.25)
+        assert.is_true(math.abs(pf1[i] - (pf0[i] - dt * gf[i] - dt * om2 * fb[i])) < 1e-9)          -- (3.26)
+        sum_all[i] = sum_all[i] + gs[i]
+        sum_w[i] = sum_w[i] + (1 - (2 * m + 1) / p) * gs[i]
+      end
+    end
+    for i = 1, l do
+      assert.is_true(math.abs(ps1[i] - (ps0[i] - dt * sum_all[i])) < 1e-9)                           -- (3.24)
+      assert.is_true(math.abs(qs1[i] - (qs0[i] + dT / 2 * (ps0[i] + ps1[i] - dt * sum_w[i]))) < 1e-12) -- (3.23)
+    end
+  end)
+
+  it("trapezoidal-trapezoidal (left rectangle) equals the explicit form of (3.49)-(3.53) with alpha = 1", function()
+    local p, dT = 5, 0.02
+    local dt = dT / p
+    local y1, micro = step(fpu, "TT", { p = p, dT = dT, tol = 1e-13 }, fpu.y0)
+    local qs0, ps0, qs1 = { 1, 0, 0 }, { 1, 0, 0 }, { y1[1], y1[2], y1[3] }
+    local f, pf = { 0.02, 0, 0 }, { 1, 0, 0 }
+    local sumq, sump = { 0, 0, 0 }, { 0, 0, 0 }
+    for m = 0, p - 1 do
+      local sm = {}
+      for i = 1, l do sm[i] = qs0[i] + m / p * (qs1[i] - qs0[i]) end
+      local gs, gf = fpu_grad(l, sm, f)
+      for i = 1, l do
+        sump[i] = sump[i] + gs[i]
+        sumq[i] = sumq[i] + (m == 0 and 1 or (p - m) / p) * gs[i]
+        pf[i] = pf[i] - dt * (gf[i] + om2 * f[i])
+        f[i] = f[i] + dt * pf[i]
+        assert.is_true(math.abs(f[i] - micro[(m + 1) * 6 + i - 1]) < 1e-12)
+        assert.is_true(math.abs(pf[i] - micro[(m + 1) * 6 + 3 + i - 1]) < 1e-9)
+      end
+    end
+    for i = 1, l do
+      assert.is_true(math.abs(qs1[i] - (qs0[i] + dT * (ps0[i] - dt * sumq[i]))) < 1e-12)
+      assert.is_true(math.abs(y1[6 + i] - (ps0[i] - dt * sump[i])) < 1e-10)
+    end
+  end)
+
+  it("Table 1: (4.8) gives one left and one right rectangle rule for two (alpha, gamma) pairs each", function()
+    local o = { p = 3, dT = 0.05, tol = 1e-13 }
+    local function run(aV, gV, aW, gW) return (step(fpu, { alpha_V = aV, gamma_V = gV, alpha_W = aW, gamma_W = gW }, o, fpu.y0)) end
+    local function same(a, b) for i = 1, #a do assert.is_true(math.abs(a[i] - b[i]) < 1e-12 * (1 + math.abs(a[i]))) end end
+    same(run(1, 1, 1, 1), run(0, 0, 0, 0))           -- left rectangle
+    same(run(1, 0, 1, 0), run(0, 1, 0, 1))           -- right rectangle (b1 = 1, c1 = 1; the printed b1 = 0 is a typo)
+    same(run(0.2, 0.5, 0.9, 0.5), run(1, 0.5, 0, 0.5)) -- midpoint: alpha irrelevant
+    local a, b = run(1, 1, 1, 1), run(1, 0, 1, 0)
+    assert.is_true(math.abs(a[7] - b[7]) > 1e-6)      -- and left differs from right
+  end)
+end)
+
+describe("vmi geometric properties #asan", function()
+  it("the one-step map is symplectic (finite-difference Jacobian, to 1e-7)", function()
+    local fpu = V.fpu()
+    local n = 6
+    for _, sch in ipairs { "MM", "TM", "TT", { alpha_V = 0.3, gamma_V = 0.8, alpha_W = 0.6, gamma_W = 0.1 } } do
+      local o = { p = 3, dT = 0.1, tol = 1e-14 }
+      local J, h = {}, 1e-5
+      for j = 1, 2 * n do
+        local yp, ym = {}, {}
+        for i = 1, 2 * n do yp[i], ym[i] = fpu.y0[i], fpu.y0[i] end
+        yp[j], ym[j] = yp[j] + h, ym[j] - h
+        local a, b = step(fpu, sch, o, yp), step(fpu, sch, o, ym)
+        for i = 1, 2 * n do J[i] = J[i] or {}; J[i][j] = (a[i] - b[i]) / (2 * h) end
+      end
+      local worst = 0
+      for a = 1, 2 * n do
+        for b = 1, 2 * n do -- (J^T Omega J)_{ab} with Omega = [0 I; -I 0]
+          local s = 0
+          for k = 1, n do s = s + J[k][a] * J[k + n][b] - J[k + n][a] * J[k][b] end
+          local omega = (b == a + n and 1) or (a == b + n and -1) or 0
+          worst = math.max(worst, math.abs(s - omega))
+        end
+      end
+      assert.is_true(worst < 1e-7, "symplecticity defect " .. worst)
+    end
+  end)
+
+  it("structured and dense solvers give the same step (spring ring, p = 7)", function()
+    local ring = V.ring()
+    local a = step(ring, "MM", { p = 7, dT = 0.01, tol = 1e-10, solver = "structured" }, ring.y0)
+    local b = step(ring, "MM", { p = 7, dT = 0.01, tol = 1e-10, solver = "dense" }, ring.y0)
+    for i = 1, 36 do assert.is_true(math.abs(a[i] - b[i]) < 1e-11 * (1 + math.abs(a[i]))) end
+  end)
+
+  it("the structured solver's workspace grows linearly in p, the dense one quadratically", function()
+    local function size(p, solver)
+      local nw, ni = ffi.new("long long[1]"), ffi.new("long long[1]")
+      kz.call("kz_arrow_work_size", p, 3, 3, solver, nw, ni, kz.report())
+      return tonumber(nw[0])
+    end
+    for _, p in ipairs { 100, 1000 } do
+      local rs = size(2 * p, C.KZ_VMI_STRUCTURED) / size(p, C.KZ_VMI_STRUCTURED)
+      local rd = size(2 * p, C.KZ_VMI_DENSE) / size(p, C.KZ_VMI_DENSE)
+      assert.is_true(math.abs(rs - 2) < 0.05 and math.abs(rd - 4) < 0.05, rs .. " " .. rd)
+    end
+  end)
+
+  it("Lemma 5.1: the implemented schemes' propagation matrices equal the printed ones", function()
+    for _, p in ipairs { 1, 3, 5, 10 } do
+      for _, ws in ipairs { 0.3, 1.1, 2.5 } do
+        local dT = ws / 1 -- omega_s = 1
+        local dt, x = dT / p, (dT / p) ^ 2
+        local a, b, c, d = V.propagation("MM", 1, dT, p)
+        local den = 12 + 2 * x * p * p + x
+        local pm = { (12 - 4 * x * p * p + x) / den, 12 * p * dt / den,
+                     (-12 * dt * p + dt ^ 3 * p ^ 3 - dt ^ 3 * p) / den, (12 - 4 * x * p * p + x) / den }
+        for i, v in ipairs { a, b, c, d } do assert.is_true(math.abs(v - pm[i]) < 1e-12, "mid " .. i) end
+        assert.is_true(math.abs(a * d - b * c - 1) < 1e-12)
+        for _, al in ipairs { 0, 0.5, 1 } do
+          local s = { alpha_V = al, gamma_V = 1, alpha_W = 0.5, gamma_W = 0.5 }
+          a, b, c, d = V.propagation(s, 1, dT, p)
+          local D = x * (p * p - 1) / 6 + 1
+          local A = x * (p * p / 3 + (al - 0.5) * p + 1 / 6) - 1
+          local pt = { -A / D, dt * p / D, dt * A * (p / 2 - al + 0.5) / D - dt * (al + p / 2 - 0.5),
+                       1 - x * p * (p / 2 - al + 0.5) / D }
+          for i, v in ipairs { a, b, c, d } do assert.is_true(math.abs(v - pt[i]) < 1e-12, "trap " .. i) end
+          assert.is_true(math.abs(a * d - b * c - 1) < 1e-12)
+          assert.is_true(math.abs((a + d) - (-2 * (2 * x * p * p + x - 6) / (x * p * p - x + 6))) < 1e-12)
+        end
+      end
+    end
+  end)
+
+  it("Lemma 5.1: stable just below 12p^2/(p^2+2) and 12p^2/(p^2-1), unstable just above", function()
+    for _, p in ipairs { 1, 2, 3, 5, 10 } do
+      for _, rule in ipairs { { "TMh", V.bound_trap }, { "MM", V.bound_mid } } do
+        local B = rule[2](p)
+        if B < math.huge then
+          local lo = V.spectral_radius(V.propagation(rule[1], 1, 0.99 * math.sqrt(B), p))
+          local hi = V.spectral_radius(V.propagation(rule[1], 1, 1.01 * math.sqrt(B), p))
+          assert.is_true(math.abs(lo - 1) < 1e-12, rule[1] .. " p=" .. p .. " below: " .. lo)
+          assert.is_true(hi > 1 + 1e-3, rule[1] .. " p=" .. p .. " above: " .. hi)
+        else -- p = 1 midpoint: unconditionally stable
+          assert.is_true(math.abs(V.spectral_radius(V.propagation(rule[1], 1, 100, p)) - 1) < 1e-12)
+        end
+      end
+    end
+  end)
+end)
+
+describe("vmi orders (Lemma 4.5, Table 2), FPU", function()
+  local function orders(scheme, p)
+    local rows = V.convergence("FPU", scheme, { p = { p }, dT = { 0.004, 0.002, 0.001, 0.0005 }, T = 0.5,
+                                                href = 0.0005 / 10, sub = 5, tol = 1e-12 })
+    return V.fit_order(rows, p, "q_mac", 4), V.fit_order(rows, p, "p_mac", 4), rows
+  end
+  it("midpoint-midpoint is second order, micro errors equal macro errors", function()
+    local q, p, rows = orders("MM", 5)
+    assert.is_true(math.abs(q - 2) < 0.1 and math.abs(p - 2) < 0.1, q .. " " .. p)
+    local r = rows[#rows]
+    assert.is_true(r.q_mic / r.q_mac > 0.8 and r.q_mic / r.q_mac < 1.25)
+  end)
+  it("left-rectangle TT is first order, the alpha = 1/2 trapezoid second order", function()
+    local q, p = orders("TT", 10)
+    assert.is_true(math.abs(q - 1) < 0.15 and math.abs(p - 1) < 0.15, q .. " " .. p)
+    q, p = orders("TTh", 5)
+    assert.is_true(math.abs(q - 2) < 0.15 and math.abs(p - 2) < 0.15, q .. " " .. p)
+  end)
+  it("refining only the micro grid saturates (error model (4.14)-(4.18)), refining both does not", function()
+    local fpu = V.fpu()
+    local ref = V.reference(fpu, 0.5 / 400, 400, 100)
+    local function err(p, dT)
+      local res = V.run(fpu, "MM", { p = p, dT = dT, T = 0.5, tol = 1e-12 })
+      return V.errors(fpu, res, ref, 0.5 / 400).q_mac
+    end
+    local e80, e160, e320 = err(80, 0.05), err(160, 0.05), err(320, 0.05)
+    assert.is_true(e160 / e80 > 0.9 and e320 / e160 > 0.9, string.format("%g %g %g", e80, e160, e320))
+    local both = err(80, 0.025) / e80 -- both grids halved: second order, ratio ~ 1/4
+    assert.is_true(both > 0.2 and both < 0.3, both)
+  end)
+
+  it("left-rectangle TM: q first order, p between one and two", function()
+    local q, p = orders("TM", 5)
+    assert.is_true(math.abs(q - 1) < 0.15, q)
+    assert.is_true(p > 1 and p < 2, p)
+  end)
+end)

@@ -24,17 +24,11 @@ local function read(path)
 end
 
 -- The header without its '#' lines (include guard, extern "C").
--- A local #include "x.h" is read in place (the header may be kept in sections).
-local function header_text(path, out)
-  out = out or {}
+local function header_text(path)
+  local out = {}
   for line in (read(path) .. "\n"):gmatch("(.-)\n") do
-    local inc = line:match('^%s*#%s*include%s+"([^"]+)"')
-    if inc then
-      header_text(here .. "/" .. inc, out)
-    else
-      local skip = line:match("^%s*#") or line:match("^%s*}%s*$") or line:match("^%s*extern \"C\"")
-      if not skip then out[#out + 1] = line end
-    end
+    local skip = line:match("^%s*#") or line:match("^%s*}%s*$") or line:match("^%s*extern \"C\"")
+    if not skip then out[#out + 1] = line end
   end
   return table.concat(out, "\n")
 end

@@ -6,7 +6,7 @@
  *    "+ q' M g" with g along -e3 is an upward force; the physical sign is the default);
  *  - the harmonic oscillator of the linear stability analysis (Sec. 5, (5.1) with the 1/2);
  *  - energies, and the Hamiltonian equations (2.4) for the reference solutions.
- * Gradients and Hessians are ADDED to the caller's arrays (see kapitza_vmi.h).
+ * Gradients and Hessians are ADDED to the caller's arrays (see the variational multirate section of kapitza.h).
  */
 #include "kz_internal.h"
 #include <string.h>

@@ -4,6 +4,7 @@
 -- (stiff-spring energies, total energy, angular momentum, errors on macro/micro nodes, fitted
 -- orders). All stepping happens in C (lib/kz_vmi*.c); this module configures and collects.
 local kz = require "kapitza"
+local S = require "scenario"
 local ffi, C = kz.ffi, kz.C
 
 local M = {}
@@ -251,15 +252,9 @@ function M.errors(model, res, ref, href)
   return e
 end
 
---- Least-squares slope of log(y) against log(x).
-function M.slope(xs, ys)
-  local n, sx, sy, sxx, sxy = #xs, 0, 0, 0, 0
-  for i = 1, n do
-    local a, b = math.log(xs[i]), math.log(ys[i])
-    sx, sy, sxx, sxy = sx + a, sy + b, sxx + a * a, sxy + a * b
-  end
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx)
-end
+--- Least-squares slope of log(y) against log(x) (scenario.loglog_slope; kept under this name for
+-- scripts/bench-vmi.lua).
+M.slope = S.loglog_slope
 
 --- The one-step propagation matrix (5.2) of the implemented scheme on the harmonic oscillator
 -- (nf = 0): columns are the images of (1, 0) and (0, 1) (the map is linear). Returns a, b, c, d.
@@ -368,6 +363,28 @@ function M.ring_energies(scheme, o)
   return rows, Lrows, res
 end
 
+--- The largest |relerr| of ring_energies rows over t <= t_half and over t > t_half (the energy
+-- error in the first and the second half of a run).
+function M.relerr_halves(rows, t_half)
+  local a, b = 0, 0
+  for _, r in ipairs(rows) do
+    if r.t <= t_half then a = math.max(a, math.abs(r.relerr)) else b = math.max(b, math.abs(r.relerr)) end
+  end
+  return a, b
+end
+
+--- Angular momentum of ring_energies rows {t, L1, L2, L3}: max_t |L3(t) - L3(0)| and the ranges
+-- (max - min over t) of L1 and L2.
+function M.L_drift(L)
+  local d, r1, r2 = 0, { math.huge, -math.huge }, { math.huge, -math.huge }
+  for _, r in ipairs(L) do
+    d = math.max(d, math.abs(r.L3 - L[1].L3))
+    r1 = { math.min(r1[1], r.L1), math.max(r1[2], r.L1) }
+    r2 = { math.min(r2[1], r.L2), math.max(r2[2], r.L2) }
+  end
+  return d, r1[2] - r1[1], r2[2] - r2[1]
+end
+
 --- The problems of the convergence study (Sec. 6.2).
 function M.problem(name, o)
   if name == "FPU" then return M.fpu() end
@@ -438,7 +455,6 @@ end
 -- {text, column, which ("small"|"large"), lo, hi}: the fitted slope of `column` over the `fit`
 -- smallest dT ("small") or the 3 largest ("large") must lie in [lo, hi] for every p.
 function M.convergence_scenario(sc, P, problem, scheme, claims)
-  local S = require "scenario"
   sc:progress_start(#P.p * #P.dT)
   local rows = M.convergence(problem, scheme, { p = P.p, dT = P.dT, T = P.T, tol = P.tol, ref = P.ref,
                                                 href = P.href, sub = P.sub, progress = function() sc:progress() end })
@@ -496,6 +512,30 @@ function M.convergence_scenario(sc, P, problem, scheme, claims)
   return rows, all
 end
 
+--- The claims "order `order` in q and p on macro and micro nodes", slope over the smallest dT
+-- accepted in [lo, hi] (Figs. 6.10, 6.11, 6.16, 6.17), in the form convergence_scenario takes.
+function M.order_claims(order, lo, hi)
+  local t = {}
+  for _, c in ipairs { { "q, macro", "q_mac" }, { "p, macro", "p_mac" }, { "q, micro", "q_mic" }, { "p, micro", "p_mic" } } do
+    t[#t + 1] = { string.format("order %d (%s)", order, c[1]), c[2], "small", lo, hi }
+  end
+  return t
+end
+
+--- The claims on the macro-node errors split slow/fast for trapezoidal-midpoint (Figs. 6.13, 6.15):
+-- slow errors of order one; fast errors of order two at large dT, one at small dT (the slow error
+-- reaching the fast variables through the coupling potential).
+function M.slow_fast_claims()
+  return {
+    { "slow q^s: order 1", "qs", "small", 0.8, 1.2 },
+    { "slow p^s: order 1", "ps", "small", 0.8, 1.2 },
+    { "fast q^f: order 2 at large ΔT", "qf", "large", 1.7, 2.3 },
+    { "fast q^f: order 1 at small ΔT", "qf", "small", 0.8, 1.2 },
+    { "fast p^f: order 2 at large ΔT", "pf", "large", 1.7, 2.3 },
+    { "fast p^f: order 1 at small ΔT", "pf", "small", 0.8, 1.2 },
+  }
+end
+
 --- Computing-time study (Sec. 6.3): FPU with micro step dt fixed and dT = p dt, run for `steps`
 -- macro steps (default: all N = T/dT). The fastest of `reps` repetitions is kept (machines are
 -- noisy). Returns {N, steps, newton, jac, t_cpu, t_dx, t_jac}: t_cpu the whole run, t_dx and
@@ -516,5 +556,185 @@ function M.timing(scheme, solver, p, o)
   end
   return best
 end
+
+---------------------------------------------------------------------------------------------------
+-- Scenario drivers: the sweeps and outputs several figure scenarios share
+---------------------------------------------------------------------------------------------------
+
+--- "yes" or "**no**" for the "holds" column of a claims table.
+function M.yes(b) return b and "yes" or "**no**" end
+
+-- cells(f): f applied to every summary row (one per p), joined by " / ".
+local function cells_of(summary)
+  return function(f)
+    local t = {}
+    for i, s in ipairs(summary) do t[i] = f(s) end
+    return table.concat(t, " / ")
+  end
+end
+
+-- tables/<id>.md of a Sec. 6.1 figure: the claim rows {claim, measured, holds}, then the Newton total.
+local function write_claims(sc, P, summary, rows)
+  rows[#rows + 1] = { "Newton iterations (total)", cells_of(summary)(function(s) return tostring(s.newton) end), "" }
+  sc:write_text("tables/" .. sc.id .. ".md", S.md_table(
+    { "claim (§6.1)", "measured, p = " .. table.concat(P.p, " / "), "holds" }, rows))
+end
+
+-- Every stride-th row (all rows when stride is nil).
+local function every(rows, stride)
+  if not stride then return rows end
+  local kept = {}
+  for i = 1, #rows, stride do kept[#kept + 1] = rows[i] end
+  return kept
+end
+
+-- What fpu_exchange measures on the stiff-spring energies besides the range of I.
+local fpu_measures = {
+  exchange = { -- Fig. 6.3: no drift of I, the exchange speeding up with p
+    columns = { "I_mean_late", "I1_mean_end", "t_I2_first" },
+    comments = { "I over all macro nodes; I_mean_late over [0.75 T, T]; I1_mean_end over [0.95 T, T];",
+                 "t_I2_first: first time I2 > 0.3 (-1: never)" },
+    measure = function(s, rows, P)
+      local _, _, mean_late = M.stats(rows, "I", 0.75 * P.T, P.T)
+      local _, _, I1_end = M.stats(rows, "I1", 0.95 * P.T, P.T)
+      s.I_mean_late, s.I1_mean_end, s.t_I2_first = mean_late, I1_end, M.first_above(rows, "I2", 0.3) or -1
+    end,
+  },
+  ["return"] = { -- Figs. 6.4, 6.5: when I2 returns to zero (on its envelope over windows of P.window)
+    columns = { "t_I2_return", "E2_return" },
+    comments = { "t_I2_return: start of the window (length `window`) with the smallest max of I2 after the first",
+                 "window whose max exceeds 0.3 (-1: none); E2_return: that max" },
+    measure = function(s, rows, P)
+      local t_ret, E_ret = M.envelope_return(rows, "I2", P.window, 0.3)
+      s.t_I2_return, s.E2_return = t_ret or -1, E_ret or -1
+    end,
+  },
+}
+
+--- FPU energy exchange (Figs. 6.3-6.5). For each p in P.p: the stiff-spring energies of P.scheme
+-- (P.dT, P.T, P.tol) -> data/<id>-p<p>.tsv (every P.stride-th node when P has a stride). Per p: N,
+-- the range of I, the Newton total and the quantities of `measure` ("exchange": mean of I over
+-- [0.75 T, T], of I1 over [0.95 T, T], first time I2 > 0.3; "return": the return of I2 to zero on
+-- its envelope) -> tables/<id>.tsv. claims(summary, cells) returns the claim rows {claim, measured,
+-- holds} of tables/<id>.md (cells(f): f of every summary row, " / "). Returns the summary.
+function M.fpu_exchange(sc, P, measure, claims)
+  local m = fpu_measures[measure]
+  if not m then error("vmi.fpu_exchange: measure must be 'exchange' or 'return' (got " .. tostring(measure) .. ")", 2) end
+  local summary = {}
+  sc:progress_start(#P.p)
+  for _, p in ipairs(P.p) do
+    local rows, res = M.fpu_energies(P.scheme, { p = p, dT = P.dT, T = P.T, tol = P.tol })
+    sc:write_tsv(string.format("data/%s-p%d.tsv", sc.id, p), { "t", "I1", "I2", "I3", "I" }, every(rows, P.stride),
+                 { string.format("FPU, %s, dT = %g, p = %d, %d macro steps (t_N = %.17g), Newton tol %g",
+                                 P.scheme, P.dT, p, res.N, res.N * P.dT, P.tol) ..
+                   (P.stride and string.format(", every %d-th node", P.stride) or "") })
+    local lo, hi = M.stats(rows, "I", 0, math.huge)
+    local s = { p = p, N = res.N, I_min = lo, I_max = hi, I_spread = hi - lo, newton = res.counts.newton_iters }
+    m.measure(s, rows, P)
+    summary[#summary + 1] = s
+    sc:progress(string.format("p = %d", p))
+  end
+  local columns = { "p", "N", "I_min", "I_max", "I_spread" }
+  for _, c in ipairs(m.columns) do columns[#columns + 1] = c end
+  columns[#columns + 1] = "newton"
+  sc:write_tsv("tables/" .. sc.id .. ".tsv", columns, summary, m.comments)
+  write_claims(sc, P, summary, claims(summary, cells_of(summary)))
+  return summary
+end
+
+--- Spring-ring energy (Figs. 6.6-6.8). For each p in P.p: the energies of P.scheme (P.dT, P.T,
+-- P.tol, P.gravity, P.directions) -> data/<id>-p<p>.tsv (every P.stride-th node); E0, K0, the max
+-- relative energy error over the first and the second half of [0, T] and the Newton total ->
+-- tables/<id>.tsv; the claims of Sec. 6.1 (bounded without drift, amplitude decreasing with p, and
+-- for MM below 1e-2) -> tables/<id>.md. compare (optional list of schemes): also run them at each p
+-- and check that the max error grows along compare..., P.scheme (Fig. 6.8: MM < TM < TT).
+function M.spring_ring_energy(sc, P, compare)
+  local summary = {}
+  sc:progress_start(#P.p)
+  for _, p in ipairs(P.p) do
+    local rows, _, res = M.ring_energies(P.scheme, { p = p, dT = P.dT, T = P.T, tol = P.tol,
+                                                     gravity = P.gravity, directions = P.directions })
+    sc:write_tsv(string.format("data/%s-p%d.tsv", sc.id, p), { "t", "kinetic", "potential", "total", "relerr" },
+                 every(rows, P.stride), { string.format("spring ring, %s, dT = %g, p = %d, %s gravity, Newton tol %g, every %d-th node",
+                                                        P.scheme, P.dT, p, P.gravity, P.tol, P.stride) })
+    local a, b = M.relerr_halves(rows, P.T / 2)
+    summary[#summary + 1] = { p = p, E0 = rows[1].total, K0 = rows[1].kinetic, relerr_first = a,
+                              relerr_second = b, newton = res.counts.newton_iters }
+    sc:progress(string.format("p = %d", p))
+  end
+  sc:write_tsv("tables/" .. sc.id .. ".tsv", { "p", "E0", "K0", "relerr_first", "relerr_second", "newton" },
+               summary, { "max |E - E0|/|E0| over the first and the second half of [0, T]" })
+
+  local cells = cells_of(summary)
+  local nodrift, decreasing = true, true
+  for i, s in ipairs(summary) do
+    nodrift = nodrift and s.relerr_second <= 1.5 * s.relerr_first
+    if i > 1 then decreasing = decreasing and s.relerr_first < summary[i - 1].relerr_first end
+  end
+  local md = {
+    { "E₀ (K₀ = 9350)", cells(function(s) return string.format("%.2f", s.E0) end), "" },
+    { "energy error bounded, no drift (max over 2nd half ≤ 1.5 × 1st half)",
+      cells(function(s) return S.sci(s.relerr_first) .. ", " .. S.sci(s.relerr_second) end), M.yes(nodrift) },
+  }
+  if P.scheme == "MM" then
+    md[#md + 1] = { "oscillations several orders of magnitude below E (max relative error < 1e-2)",
+      cells(function(s) return S.sci(math.max(s.relerr_first, s.relerr_second)) end),
+      M.yes(summary[1].relerr_first < 1e-2 and summary[1].relerr_second < 1e-2) }
+  end
+  md[#md + 1] = { "amplitude decreases with p", cells(function(s) return S.sci(s.relerr_first) end), M.yes(decreasing) }
+  if compare then
+    local schemes = {}
+    for j, sch in ipairs(compare) do schemes[j] = sch end
+    schemes[#schemes + 1] = P.scheme
+    local order_cells, ordered = {}, true
+    for i, s in ipairs(summary) do
+      local e, f = {}, {}
+      for j, sch in ipairs(compare) do
+        local rows = M.ring_energies(sch, { p = s.p, dT = P.dT, T = P.T, tol = P.tol, gravity = P.gravity, directions = P.directions })
+        e[j] = 0
+        for _, r in ipairs(rows) do e[j] = math.max(e[j], math.abs(r.relerr)) end
+      end
+      e[#schemes] = math.max(s.relerr_first, s.relerr_second)
+      for j = 1, #e do
+        if j > 1 then ordered = ordered and e[j - 1] < e[j] end
+        f[j] = S.sci(e[j], 2)
+      end
+      order_cells[i] = string.format("p=%d: %s", s.p, table.concat(f, " / "))
+    end
+    md[#md + 1] = { "error ordering " .. table.concat(schemes, " < ") .. " at each p (max \\|E − E₀\\|/\\|E₀\\|, " ..
+                    table.concat(schemes, " / ") .. ")", table.concat(order_cells, " ; "), M.yes(ordered) }
+  end
+  write_claims(sc, P, summary, md)
+  return summary
+end
+
+--- The runs of the computing-time study (Figs. 6.18, 6.19): for each scheme in P.schemes, the
+-- structured solver at every p in P.p (fastest of P.reps) and then the dense solver at every
+-- p <= P.dense_pmax (one run), micro step P.dt, to P.T, Newton tol P.tol; with dense_steps_from,
+-- the dense runs with p >= dense_steps_from stop after P.dense_steps macro steps. Returns the
+-- M.timing results in run order, each with scheme, solver, p and jac_evals (= jac).
+function M.timing_sweep(sc, P, dense_steps_from)
+  local runs, total = {}, 0
+  for _, p in ipairs(P.p) do total = total + (p <= P.dense_pmax and 2 or 1) end
+  sc:progress_start(total * #P.schemes)
+  for _, sch in ipairs(P.schemes) do
+    for _, solver in ipairs { "structured", "dense" } do
+      for _, p in ipairs(P.p) do
+        if solver == "structured" or p <= P.dense_pmax then
+          local cut = solver == "dense" and dense_steps_from and p >= dense_steps_from
+          local t = M.timing(sch, solver, p, { dt = P.dt, T = P.T, tol = P.tol, reps = solver == "dense" and 1 or P.reps,
+                                               max_steps = cut and P.dense_steps or nil })
+          t.scheme, t.solver, t.p, t.jac_evals = sch, solver, p, t.jac
+          runs[#runs + 1] = t
+          sc:progress(string.format("%s %s p = %d", sch, solver, p))
+        end
+      end
+    end
+  end
+  return runs
+end
+
+--- Footer of the machine-dependent timing tables.
+M.timing_note = "\nTimes are from the machine that last ran the scenario (machine-dependent, not part of the regression check).\n"
 
 return M

@@ -36,11 +36,7 @@ local sc = S.new {
 }
 local P = sc:parse(arg)
 
--- What the text claims (slopes accepted in [lo, hi]): text, error column, fitted range, lo, hi.
-local claims = {
-  { "order 2 (q, macro)", "q_mac", "small", 1.8, 2.2 },
-  { "order 2 (p, macro)", "p_mac", "small", 1.8, 2.2 },
-  { "order 2 (q, micro)", "q_mic", "small", 1.8, 2.2 },
-  { "order 2 (p, micro)", "p_mic", "small", 1.8, 2.2 },
-}
+-- What the text claims: order 2 in q and p on macro and micro nodes, fitted slopes accepted in
+-- [1.8, 2.2].
+local claims = V.order_claims(2, 1.8, 2.2)
 V.convergence_scenario(sc, P, "FPU", "MM", claims)

@@ -37,13 +37,7 @@ local sc = S.new {
 }
 local P = sc:parse(arg)
 
--- What the text claims (slopes accepted in [lo, hi]): text, error column, fitted range, lo, hi.
-local claims = {
-  { "slow q^s: order 1", "qs", "small", 0.8, 1.2 },
-  { "slow p^s: order 1", "ps", "small", 0.8, 1.2 },
-  { "fast q^f: order 2 at large ΔT", "qf", "large", 1.7, 2.3 },
-  { "fast q^f: order 1 at small ΔT", "qf", "small", 0.8, 1.2 },
-  { "fast p^f: order 2 at large ΔT", "pf", "large", 1.7, 2.3 },
-  { "fast p^f: order 1 at small ΔT", "pf", "small", 0.8, 1.2 },
-}
+-- What the text claims: slow errors of order one, fast errors of order two at large ΔT and one at
+-- small ΔT (slopes accepted in [0.8, 1.2] and [1.7, 2.3]).
+local claims = V.slow_fast_claims()
 V.convergence_scenario(sc, P, "FPU", "TM", claims)

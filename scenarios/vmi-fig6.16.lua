@@ -35,11 +35,7 @@ local sc = S.new {
 }
 local P = sc:parse(arg)
 
--- What the text claims (slopes accepted in [lo, hi]): text, error column, fitted range, lo, hi.
-local claims = {
-  { "order 1 (q, macro)", "q_mac", "small", 0.8, 1.2 },
-  { "order 1 (p, macro)", "p_mac", "small", 0.8, 1.2 },
-  { "order 1 (q, micro)", "q_mic", "small", 0.8, 1.2 },
-  { "order 1 (p, micro)", "p_mic", "small", 0.8, 1.2 },
-}
+-- What the text claims: order 1 in q and p on macro and micro nodes, fitted slopes accepted in
+-- [0.8, 1.2].
+local claims = V.order_claims(1, 0.8, 1.2)
 V.convergence_scenario(sc, P, "FPU", "TT", claims)

@@ -45,57 +45,43 @@ local sc = S.new {
 }
 local P = sc:parse(arg)
 
-local counts, times = {}, {}
-local total = 0
-for _, p in ipairs(P.p) do total = total + (p <= P.dense_pmax and 2 or 1) end
-sc:progress_start(total * #P.schemes)
-for _, sch in ipairs(P.schemes) do
-  for _, solver in ipairs { "structured", "dense" } do
-    for _, p in ipairs(P.p) do
-      if solver == "structured" or p <= P.dense_pmax then
-        local t = V.timing(sch, solver, p, { dt = P.dt, T = P.T, tol = P.tol, reps = solver == "dense" and 1 or P.reps })
-        counts[#counts + 1] = { scheme = sch, solver = solver, p = p, N = t.N, newton = t.newton, jac_evals = t.jac }
-        times[#times + 1] = { scheme = sch, solver = solver, p = p, N = t.N, t_cpu = t.t_cpu }
-        sc:progress(string.format("%s %s p = %d", sch, solver, p))
-      end
-    end
-  end
-end
-sc:write_tsv("data/" .. sc.id .. ".tsv", { "scheme", "solver", "p", "N", "newton", "jac_evals" }, counts,
+-- Every scheme and p with the structured and the dense solver (lib/vmi.lua).
+local runs = V.timing_sweep(sc, P)
+sc:write_tsv("data/" .. sc.id .. ".tsv", { "scheme", "solver", "p", "N", "newton", "jac_evals" }, runs,
              { string.format("FPU, dt = %g, T = %g, Newton tol %g: total Newton iterations over the run", P.dt, P.T, P.tol) })
-sc:write_tsv("data/" .. sc.id .. "-timing.tsv", { "scheme", "solver", "p", "N", "t_cpu" }, times,
+sc:write_tsv("data/" .. sc.id .. "-timing.tsv", { "scheme", "solver", "p", "N", "t_cpu" }, runs,
              { "machine-dependent: total computing time [s] of the run (fastest of reps)" })
 
 -- Claims of Sec. 6.3 beside the measurements.
-local function get(list, sch, solver, p, col)
-  for _, r in ipairs(list) do if r.scheme == sch and r.solver == solver and r.p == p then return r[col] end end
+local function get(sch, solver, p, col)
+  for _, r in ipairs(runs) do if r.scheme == sch and r.solver == solver and r.p == p then return r[col] end end
 end
 local md, mdt = {}, {}
 for _, sch in ipairs(P.schemes) do
   local mono, cells, tc = true, {}, {}
   for i, p in ipairs(P.p) do
-    local n = get(counts, sch, "structured", p, "newton")
-    if i > 1 then mono = mono and n < get(counts, sch, "structured", P.p[i - 1], "newton") end
+    local n = get(sch, "structured", p, "newton")
+    if i > 1 then mono = mono and n < get(sch, "structured", P.p[i - 1], "newton") end
     cells[#cells + 1] = tostring(n)
-    tc[#tc + 1] = string.format("%.3g", get(times, sch, "structured", p, "t_cpu"))
+    tc[#tc + 1] = string.format("%.3g", get(sch, "structured", p, "t_cpu"))
   end
   md[#md + 1] = { sch, "Newton iterations fall with p", table.concat(cells, " / "), mono and "yes" or "**no**" }
   mdt[#mdt + 1] = { sch, "t_cpu [s], structured", table.concat(tc, " / "), "" }
-  local t1, best = get(times, sch, "structured", P.p[1], "t_cpu"), math.huge
-  for i = 2, #P.p do best = math.min(best, get(times, sch, "structured", P.p[i], "t_cpu") / t1) end
+  local t1, best = get(sch, "structured", P.p[1], "t_cpu"), math.huge
+  for i = 2, #P.p do best = math.min(best, get(sch, "structured", P.p[i], "t_cpu") / t1) end
   mdt[#mdt + 1] = { sch, "multirate saves time: min over p > 1 of t_cpu(p)/t_cpu(1), structured",
                   string.format("%.2f", best), best < 1 and "yes" or "**no**" }
   local dc = {}
   for _, p in ipairs(P.p) do
-    local t = get(times, sch, "dense", p, "t_cpu")
+    local t = get(sch, "dense", p, "t_cpu")
     if t then dc[#dc + 1] = string.format("%.3g", t) end
   end
   mdt[#mdt + 1] = { sch, "t_cpu [s], dense (p ≤ " .. P.dense_pmax .. ")", table.concat(dc, " / "), "" }
 end
 local q2, q3 = 0, 0
 for _, p in ipairs(P.p) do
-  q2 = q2 + (get(times, "TM", "structured", p, "t_cpu") or 0)
-  q3 = q3 + (get(times, "TT", "structured", p, "t_cpu") or 0)
+  q2 = q2 + (get("TM", "structured", p, "t_cpu") or 0)
+  q3 = q3 + (get("TT", "structured", p, "t_cpu") or 0)
 end
 if q2 > 0 and q3 > 0 then
   mdt[#mdt + 1] = { "TT vs TM", "Q3 needs less time than Q2 (sum of t_cpu over p, structured)",
@@ -103,4 +89,4 @@ if q2 > 0 and q3 > 0 then
 end
 sc:write_text("tables/" .. sc.id .. ".md", S.md_table({ "scheme", "quantity", "p = " .. table.concat(P.p, " / "), "holds" }, md))
 sc:write_text("tables/" .. sc.id .. "-timing.md", S.md_table({ "scheme", "quantity", "p = " .. table.concat(P.p, " / "), "holds" }, mdt) ..
-  "\nTimes are from the machine that last ran the scenario (machine-dependent, not part of the regression check).\n")
+  V.timing_note)

@@ -45,28 +45,13 @@ local sc = S.new {
 }
 local P = sc:parse(arg)
 
-local counts, times = {}, {}
-local total = 0
-for _, p in ipairs(P.p) do total = total + (p <= P.dense_pmax and 2 or 1) end
-sc:progress_start(total * #P.schemes)
-for _, sch in ipairs(P.schemes) do
-  for _, solver in ipairs { "structured", "dense" } do
-    for _, p in ipairs(P.p) do
-      if solver == "structured" or p <= P.dense_pmax then
-        local t = V.timing(sch, solver, p, { dt = P.dt, T = P.T, tol = P.tol, reps = solver == "dense" and 1 or P.reps,
-                                             max_steps = (solver == "dense" and p >= 200) and P.dense_steps or nil })
-        counts[#counts + 1] = { scheme = sch, solver = solver, p = p, steps = t.steps, newton = t.newton }
-        times[#times + 1] = { scheme = sch, solver = solver, p = p, steps = t.steps, t_dx = t.t_dx, t_jac = t.t_jac,
-                              t_dx_iter = t.t_dx_iter, t_jac_iter = t.t_jac_iter }
-        sc:progress(string.format("%s %s p = %d", sch, solver, p))
-      end
-    end
-  end
-end
-sc:write_tsv("data/" .. sc.id .. ".tsv", { "scheme", "solver", "p", "steps", "newton" }, counts,
+-- Every scheme and p with the structured and the dense solver; dense runs with p >= 200 stop after
+-- `dense_steps` macro steps (lib/vmi.lua).
+local runs = V.timing_sweep(sc, P, 200)
+sc:write_tsv("data/" .. sc.id .. ".tsv", { "scheme", "solver", "p", "steps", "newton" }, runs,
              { string.format("FPU, dt = %g, T = %g: Newton iterations over the timed macro steps", P.dt, P.T) })
 sc:write_tsv("data/" .. sc.id .. "-timing.tsv", { "scheme", "solver", "p", "steps", "t_dx", "t_jac", "t_dx_iter", "t_jac_iter" },
-             times, { "machine-dependent: linear-solve (t_dx) and Jacobian-assembly (t_jac) time per macro step [s],",
+             runs, { "machine-dependent: linear-solve (t_dx) and Jacobian-assembly (t_jac) time per macro step [s],",
                       "and per Newton iteration (_iter)" })
 
 -- Growth exponents and the claims of Sec. 6.3.
@@ -75,7 +60,7 @@ for _, sch in ipairs(P.schemes) do
   for _, solver in ipairs { "structured", "dense" } do
     for _, col in ipairs { "t_dx_iter", "t_jac_iter" } do
       local xs, ys = {}, {}
-      for _, r in ipairs(times) do
+      for _, r in ipairs(runs) do
         if r.scheme == sch and r.solver == solver and r.p >= P.fit_pmin then xs[#xs + 1] = r.p; ys[#ys + 1] = r[col] end
       end
       if #xs >= 2 then
@@ -94,5 +79,4 @@ end
 sc:write_tsv("tables/" .. sc.id .. "-timing.tsv", { "scheme", "solver", "quantity", "exponent", "pmin", "pmax" }, fits,
              { "machine-dependent: least-squares slope of log(time per macro step) against log(p)" })
 sc:write_text("tables/" .. sc.id .. "-timing.md", S.md_table({ "scheme", "solver", "time per Newton iteration", "claim (§6.3)",
-  "growth exponent", "holds" }, md) ..
-  "\nTimes are from the machine that last ran the scenario (machine-dependent, not part of the regression check).\n")
+  "growth exponent", "holds" }, md) .. V.timing_note)

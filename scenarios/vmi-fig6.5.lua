@@ -26,7 +26,7 @@ local V = require "vmi"
 
 local sc = S.new {
   id = "vmi-fig6.5",
-  title = "Ober-Bloebaum et al. Fig. 6.5: FPU stiff-spring energies, trapezoidal-midpoint, dT = 0.3",
+  title = "Ober-Bloebaum et al. Fig. 6.5: FPU stiff-spring energies, trapezoidal-trapezoidal (left rectangle), dT = 0.03",
   params = {
     { "scheme", "TT", "", "quadrature (TT = left rectangle in V and W)", choices = { "MM", "TM", "TT", "TMh", "TTh" } },
     { "dT", 0.03, "", "macro step", positive = true },
@@ -40,47 +40,27 @@ local sc = S.new {
 }
 local P = sc:parse(arg)
 
-local summary = {}
-sc:progress_start(#P.p)
-for _, p in ipairs(P.p) do
-  local rows, res = V.fpu_energies(P.scheme, { p = p, dT = P.dT, T = P.T, tol = P.tol })
-  local kept = {}
-  for i = 1, #rows, P.stride do kept[#kept + 1] = rows[i] end
-  sc:write_tsv(string.format("data/%s-p%d.tsv", sc.id, p), { "t", "I1", "I2", "I3", "I" }, kept,
-               { string.format("FPU, %s, dT = %g, p = %d, %d macro steps (t_N = %.17g), Newton tol %g, every %d-th node",
-                               P.scheme, P.dT, p, res.N, res.N * P.dT, P.tol, P.stride) })
-  local lo, hi = V.stats(rows, "I", 0, math.huge)
-  local t_ret, E_ret = V.envelope_return(rows, "I2", P.window, 0.3)
-  summary[#summary + 1] = { p = p, N = res.N, I_min = lo, I_max = hi, I_spread = hi - lo,
-    t_I2_return = t_ret or -1, E2_return = E_ret or -1, newton = res.counts.newton_iters }
-  sc:progress(string.format("p = %d", p))
-end
-sc:write_tsv("tables/" .. sc.id .. ".tsv", { "p", "N", "I_min", "I_max", "I_spread", "t_I2_return",
-  "E2_return", "newton" }, summary,
-  { "t_I2_return: start of the window (length `window`) with the smallest max of I2 after the first",
-    "window whose max exceeds 0.3 (-1: none); E2_return: that max" })
-
-local function cells(f) local t = {} for i, s in ipairs(summary) do t[i] = f(s) end return table.concat(t, " / ") end
-local shrinks, later = true, true
-for i, s in ipairs(summary) do
-  if i > 1 then
-    shrinks = shrinks and s.I_spread < summary[i - 1].I_spread
-    later = later and s.t_I2_return >= summary[i - 1].t_I2_return
+-- Sweep over p, data files and the table of the I2 return (lib/vmi.lua); the claims of the text.
+V.fpu_exchange(sc, P, "return", function(summary, cells)
+  local shrinks, later = true, true
+  for i, s in ipairs(summary) do
+    if i > 1 then
+      shrinks = shrinks and s.I_spread < summary[i - 1].I_spread
+      later = later and s.t_I2_return >= summary[i - 1].t_I2_return
+    end
   end
-end
-local pub = {}
-for _, r in ipairs(sc:reference()) do pub[r.p] = r.t_return end -- t = 100 (p = 1), 170 (p = 10)
-local first, last = summary[1], summary[#summary]
-local at100 = pub[first.p] ~= nil and math.abs(first.t_I2_return - pub[first.p]) <= 15
-local at170 = pub[last.p] ~= nil and math.abs(last.t_I2_return - pub[last.p]) <= 15
-local yes = function(b) return b and "yes" or "**no**" end
-sc:write_text("tables/" .. sc.id .. ".md", S.md_table(
-  { "claim (§6.1)", "measured, p = " .. table.concat(P.p, " / "), "holds" },
-  { { "I₂ returns to ≈ 0 at t ≈ 100 for p = 1 (window start in [85, 115])",
-      string.format("t = %g (%.3f)", first.t_I2_return, first.E2_return), yes(at100) },
+  local pub = {}
+  for _, r in ipairs(sc:reference()) do pub[r.p] = r.t_return end -- t = 100 (p = 1), 170 (p = 10)
+  local first, last = summary[1], summary[#summary]
+  local at100 = pub[first.p] ~= nil and math.abs(first.t_I2_return - pub[first.p]) <= 15
+  local at170 = pub[last.p] ~= nil and math.abs(last.t_I2_return - pub[last.p]) <= 15
+  return {
+    { "I₂ returns to ≈ 0 at t ≈ 100 for p = 1 (window start in [85, 115])",
+      string.format("t = %g (%.3f)", first.t_I2_return, first.E2_return), V.yes(at100) },
     { "... and at t ≈ 170 for p = 10 (window start in [155, 185])",
-      string.format("t = %g (%.3f)", last.t_I2_return, last.E2_return), yes(at170) },
-    { "the return moves later with p", cells(function(s) return string.format("%g", s.t_I2_return) end), yes(later) },
+      string.format("t = %g (%.3f)", last.t_I2_return, last.E2_return), V.yes(at170) },
+    { "the return moves later with p", cells(function(s) return string.format("%g", s.t_I2_return) end), V.yes(later) },
     { "amplitude of I decreases with p (range of I)",
-      cells(function(s) return string.format("[%.3f, %.3f]", s.I_min, s.I_max) end), yes(shrinks) },
-    { "Newton iterations (total)", cells(function(s) return tostring(s.newton) end), "" } }))
+      cells(function(s) return string.format("[%.3f, %.3f]", s.I_min, s.I_max) end), V.yes(shrinks) },
+  }
+end)

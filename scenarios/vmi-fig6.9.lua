@@ -36,16 +36,6 @@ local sc = S.new {
 }
 local P = sc:parse(arg)
 
-local function drift(L)
-  local d, r1, r2 = 0, { math.huge, -math.huge }, { math.huge, -math.huge }
-  for _, r in ipairs(L) do
-    d = math.max(d, math.abs(r.L3 - L[1].L3))
-    r1 = { math.min(r1[1], r.L1), math.max(r1[2], r.L1) }
-    r2 = { math.min(r2[1], r.L2), math.max(r2[2], r.L2) }
-  end
-  return d, r1[2] - r1[1], r2[2] - r2[1]
-end
-
 local study = {}
 sc:progress_start(#P.p * #P.tol_study)
 for _, p in ipairs(P.p) do
@@ -57,7 +47,7 @@ for _, p in ipairs(P.p) do
                                P.scheme, P.dT, p, P.tol, P.stride) })
   for _, tol in ipairs(P.tol_study) do
     local _, Lt, res = V.ring_energies(P.scheme, { p = p, dT = P.dT, T = P.T, tol = tol, gravity = P.gravity })
-    local d3, w1, w2 = drift(Lt)
+    local d3, w1, w2 = V.L_drift(Lt)
     study[#study + 1] = { p = p, tol = tol, L3_0 = Lt[1].L3, L3_drift = d3, L1_range = w1, L2_range = w2,
                           newton = res.counts.newton_iters }
     sc:progress(string.format("p = %d, tol = %g", p, tol))

@@ -57,10 +57,7 @@ describe("vmi spring ring (Figs. 6.6-6.9)", function()
         local rows = V.ring_energies(sch, { p = p, dT = 0.01, T = 50, tol = 1e-8 })
         E0 = E0 or rows[1].total
         assert.is_true(math.abs(rows[1].total - 63365.09) < 0.01 and rows[1].kinetic == 9350)
-        local a, b = 0, 0
-        for _, r in ipairs(rows) do
-          if r.t <= 25 then a = math.max(a, math.abs(r.relerr)) else b = math.max(b, math.abs(r.relerr)) end
-        end
+        local a, b = V.relerr_halves(rows, 25)
         assert.is_true(b <= 1.5 * a, sch .. " p=" .. p .. " drifts")
         maxerr[sch][i] = math.max(a, b)
         if i > 1 then assert.is_true(maxerr[sch][i] < maxerr[sch][i - 1], sch .. " p=" .. p) end
@@ -76,13 +73,7 @@ describe("vmi spring ring (Figs. 6.6-6.9)", function()
   it("L3 is conserved to the Newton tolerance, L1 and L2 are not", function()
     local function drift(tol)
       local _, L = V.ring_energies("MM", { p = 5, dT = 0.01, T = 50, tol = tol })
-      local d, r1, r2 = 0, { math.huge, -math.huge }, { math.huge, -math.huge }
-      for _, r in ipairs(L) do
-        d = math.max(d, math.abs(r.L3 - L[1].L3))
-        r1 = { math.min(r1[1], r.L1), math.max(r1[2], r.L1) }
-        r2 = { math.min(r2[1], r.L2), math.max(r2[2], r.L2) }
-      end
-      return d, r1[2] - r1[1], r2[2] - r2[1]
+      return V.L_drift(L)
     end
     local d8, w1, w2 = drift(1e-8)
     local d12 = drift(1e-12)

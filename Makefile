@@ -64,7 +64,7 @@ build/figdeps.mk: $(wildcard figures/*.gp)
 	  for n in $$needs; do printf ' build/stamp/%s.ok' $$n; done; echo; done > $@
 -include build/figdeps.mk
 
-paper/figures/%.svg: figures/%.gp figures/style.gpi | deps
+paper/figures/%.svg: figures/%.gp $(wildcard figures/*.gpi) | deps
 	@mkdir -p $(@D)
 	gnuplot -e "outfile='$@.tmp'" $< && mv $@.tmp $@
 

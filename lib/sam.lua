@@ -149,7 +149,7 @@ end
 --- Euclidean norm of a - b.
 function M.dist(a, b)
   local s = 0
-  for i = 1, #a do s = s + (a[i] - b[i]) ^ 2 end
+  for i = 1, #a do local d = a[i] - b[i]; s = s + d * d end -- x * x, not x ^ 2 (scenario.lua, pow10)
   return math.sqrt(s)
 end
 

@@ -238,11 +238,17 @@ end
 -- Published vs reproduced
 ---------------------------------------------------------------------------------------------------
 
+--- 10^e for a whole e, the same in LuaJIT's interpreter and its compiled traces. (Outputs must not
+-- depend on whether a loop happened to be JIT-compiled: the interpreter computes x ^ k with pow(),
+-- compiled code with repeated multiplication, which can differ in the last bit. So the Lua side
+-- writes squares as x * x and decimal powers through this.)
+function M.pow10(e) return tonumber(string.format("1e%d", e)) end
+
 --- Round x to `digits` significant digits.
 function M.round_sig(x, digits)
   if x == 0 or x ~= x then return x end
   local e = math.floor(math.log10(math.abs(x))) - digits + 1
-  local s = 10 ^ e
+  local s = M.pow10(e)
   return math.floor(x / s + 0.5) * s
 end
 

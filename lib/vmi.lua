@@ -105,7 +105,7 @@ function M.ring(t)
   local base = (t.directions or "unperturbed") == "unperturbed" and q or q0
   local function unit(a, b)
     local d = { a[1] - b[1], a[2] - b[2], a[3] - b[3] }
-    local n = math.sqrt(d[1] ^ 2 + d[2] ^ 2 + d[3] ^ 2)
+    local n = math.sqrt(d[1] * d[1] + d[2] * d[2] + d[3] * d[3])
     return { d[1] / n, d[2] / n, d[3] / n }
   end
   local u12, u36 = unit(base[1], base[2]), unit(base[3], base[6])
@@ -227,7 +227,8 @@ function M.errors(model, res, ref, href)
     local a = { 0, 0, 0, 0 } -- qs, qf, ps, pf squared
     for i = 0, d - 1 do
       local g = (i < ns and 1) or (i < ns + nf and 2) or (i < 2 * ns + nf and 3) or 4
-      a[g] = a[g] + (y[i] - z[i]) ^ 2
+      local dy = y[i] - z[i]
+      a[g] = a[g] + dy * dy
     end
     e.qs, e.qf = math.max(e.qs, math.sqrt(a[1])), math.max(e.qf, math.sqrt(a[2]))
     e.ps, e.pf = math.max(e.ps, math.sqrt(a[3])), math.max(e.pf, math.sqrt(a[4]))
@@ -241,8 +242,8 @@ function M.errors(model, res, ref, href)
         local u, z = res.micro + j * 2 * nf, ref + idx(k * res.dT + m * dt) * d
         local sq, sp = 0, 0
         for i = 0, nf - 1 do
-          sq = sq + (u[i] - z[ns + i]) ^ 2
-          sp = sp + (u[nf + i] - z[2 * ns + nf + i]) ^ 2
+          local dq, dp = u[i] - z[ns + i], u[nf + i] - z[2 * ns + nf + i]
+          sq, sp = sq + dq * dq, sp + dp * dp
         end
         e.q_mic = math.max(e.q_mic, math.sqrt(sq))
         e.p_mic = math.max(e.p_mic, math.sqrt(sp))

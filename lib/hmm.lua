@@ -50,35 +50,45 @@ function M.run(pend, o)
 end
 
 --- A second-order system integrated with Verlet, step H, from (Q0, P0) to T: the "Averaged"
--- column when sys is the averaged equation (2.5). Returns Q_0..Q_N.
+-- column when sys is the averaged equation (2.5). Returns Q_0..Q_N (one C call).
 function M.verlet(sys, T, H, Q0, P0)
   local N = tonumber(C.kz_steps_in(T, H))
   if N < 1 then error(string.format("hmm.verlet: T = %g is not a whole number of steps H = %g", T, H), 2) end
-  local q, v, r = kz.vec(1, { Q0 }), kz.vec(1, { P0 }), kz.report()
-  local out = { Q0 }
-  for n = 1, N do
-    kz.call("kz_verlet_run", sys, (n - 1) * H, H, 1, q, v, r)
-    out[n + 1] = q[0]
-  end
-  return out
+  local out = kz.vec(N + 1)
+  kz.call("kz_verlet_trajectory", sys, 0, H, 1, N, kz.vec(1, { Q0 }), kz.vec(1, { P0 }), out, nil, kz.report())
+  local Q = {}
+  for n = 0, N do Q[n + 1] = out[n] end
+  return Q
+end
+
+--- A first-order view of a second-order system (the adaptor must stay referenced with it).
+function M.as_sys1(sys2)
+  local s1, ad = ffi.new("kz_sys1"), ffi.new("kz_sys2_as_sys1")
+  assert(C.kz_sys1_from_sys2(s1, ad, sys2) == 0)
+  return s1, ad
+end
+
+--- The solution of a second-order system by classical RK4 on a grid: (q, v) at t_n = n dt,
+-- n = 0..N (T = N dt), with steps dt/m, m chosen so that the step is at most hmax. Returns the
+-- arrays q and v (1-based) from one C call.
+function M.rk4_grid(sys, T, dt, q0, v0, hmax)
+  local N = tonumber(C.kz_steps_in(T, dt))
+  if N < 1 then error(string.format("hmm.rk4_grid: T = %g is not a whole number of dt = %g", T, dt), 2) end
+  local m = math.ceil(dt / hmax)
+  local s1, keep = M.as_sys1(sys)
+  local out = kz.vec(2 * (N + 1))
+  kz.call("kz_rk4_trajectory", s1, 0, dt / m, m, N, kz.vec(2, { q0, v0 }), out, kz.report())
+  assert(keep)
+  local q, v = {}, {}
+  for n = 0, N do q[n + 1], v[n + 1] = out[2 * n], out[2 * n + 1] end
+  return q, v
 end
 
 --- The exact solution of a second-order system at t_n = n H, n = 0..N, by classical RK4 with
 -- steps H/m, m chosen so that the step is at most hmax (RK4's error is then far below the
 -- three digits the tables print).
 function M.reference(sys, T, H, Q0, P0, hmax)
-  hmax = hmax or 1 / 20480
-  local N = tonumber(C.kz_steps_in(T, H))
-  local m = math.ceil(H / hmax)
-  local s1, ad = ffi.new("kz_sys1"), ffi.new("kz_sys2_as_sys1")
-  assert(C.kz_sys1_from_sys2(s1, ad, sys) == 0)
-  local y, r = kz.vec(2, { Q0, P0 }), kz.report()
-  local out = { Q0 }
-  for n = 1, N do
-    kz.call("kz_rk4_run", s1, (n - 1) * H, H / m, m, y, r)
-    out[n + 1] = y[0]
-  end
-  return out
+  return (M.rk4_grid(sys, T, H, Q0, P0, hmax or 1 / 20480))
 end
 
 --- max_n |a_n - b_n|

@@ -115,7 +115,7 @@ int kz_pendulum_vib2(kz_vib2 *m, kz_pendulum *p, kz_report *r);
 int kz_pendulum_sys2(kz_sys2 *m, kz_pendulum *p, kz_report *r);
 /* The averaged equation (2.5)-(2.6): Q'' = F(Q) = (g/l - vmax^2/(2 l^2) cos Q) sin Q. */
 int kz_pendulum_averaged_sys2(kz_sys2 *m, kz_pendulum *p, kz_report *r);
-/* F(Q) of (2.6), evaluated directly. */
+/* F(Q) of (2.6), evaluated directly (NaN for a NULL p or a non-finite Q). */
 double kz_pendulum_averaged_force(const kz_pendulum *p, double Q);
 
 /* ------------------------------------------------------------------------------------------ */
@@ -124,18 +124,29 @@ double kz_pendulum_averaged_force(const kz_pendulum *p, double Q);
 
 /* Velocity Verlet for q'' = a(t, q): one step of size h (h may be negative) from (q, v) at t.
  * a holds a(t, q) on entry and a(t + h, q_new) on exit (so consecutive steps cost one
- * evaluation each); work needs dim doubles. Counts one micro-step and one force evaluation. */
+ * evaluation each); work needs 2*dim doubles. Counts one force evaluation, and one micro-step
+ * when the step succeeds. */
 int kz_verlet_step(const kz_sys2 *s, double t, double h, double *q, double *v, double *a,
                    double *work, kz_report *r);
 /* n Verlet steps of size h from t; a is filled on entry (one evaluation) and kept current. */
 int kz_verlet_run(const kz_sys2 *s, double t, double h, long long n, double *q, double *v,
                   kz_report *r);
+/* nout*sub Verlet steps of size h from t0 (step k starts at t0 + k*h), recording the state every
+ * sub steps: qout (and vout, if not NULL) get (nout+1)*dim numbers, the initial state first.
+ * q, v hold the final state; on failure they are restored and the outputs are unspecified. */
+int kz_verlet_trajectory(const kz_sys2 *s, double t0, double h, long long sub, long long nout,
+                         double *q, double *v, double *qout, double *vout, kz_report *r);
 
 /* Classical fourth-order Runge-Kutta for y' = f(t, y). work needs 5*dim doubles.
  * Counts one micro-step and four evaluations. */
 int kz_rk4_step(const kz_sys1 *s, double t, double h, double *y, double *work, kz_report *r);
 /* n RK4 steps of size h from t. */
 int kz_rk4_run(const kz_sys1 *s, double t, double h, long long n, double *y, kz_report *r);
+/* nout*sub RK4 steps of size h from t0 (step k starts at t0 + k*h), recording y every sub
+ * steps: out gets (nout+1)*dim numbers, the initial y first; y holds the final state (restored
+ * on failure, when out is unspecified). The reference solutions of the scenarios use it. */
+int kz_rk4_trajectory(const kz_sys1 *s, double t0, double h, long long sub, long long nout,
+                      double *y, double *out, kz_report *r);
 
 /* A second-order system seen as a first-order one on y = (q, v) of dimension 2*dim. The adaptor
  * struct is caller-owned and must outlive out. */
@@ -157,7 +168,9 @@ enum kz_kernel_kind {
 
 /* The kernel value K(x) (normalised: its integral over (-1, 1) is 1); 0 outside (-1, 1). */
 double kz_kernel_value(int kind, double x);
-/* The normalising constant C (K = C * shape), computed once by adaptive quadrature. */
+/* The normalising constant C (K = C * shape): closed form for the uniform and cosine kernels,
+ * the trapezoidal rule on 2^14 panels for the exponential one (recomputed on each call, about
+ * 0.2 ms; kz_kernel_weights normalises its weights directly and does not need it). */
 double kz_kernel_constant(int kind);
 /* Moment  int_{-1}^{1} x^k K(x) dx, by quadrature. */
 double kz_kernel_moment(int kind, int k);

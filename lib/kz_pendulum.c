@@ -38,6 +38,7 @@ static int averaged_accel(void *par, double t, const double *q, double *a)
 
 double kz_pendulum_averaged_force(const kz_pendulum *p, double Q)
 {
+  if (!p || !isfinite(Q)) return NAN;
   return (p->g / p->l - p->vmax * p->vmax / (2 * p->l * p->l) * cos(Q)) * sin(Q);
 }
 

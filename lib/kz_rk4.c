@@ -8,6 +8,7 @@
 int kz_rk4_step(const kz_sys1 *s, double t, double h, double *y, double *work, kz_report *r)
 {
   if (!s || !s->rhs) return kz_bad(r, KZ_ENULL, "system");
+  if (s->dim < 1) return kz_bad(r, KZ_EDOMAIN, "dim");
   if (!y || !work) return kz_bad(r, KZ_ENULL, "state");
   KZ_TRY(kz_check_num(r, t, "t", 0));
   KZ_TRY(kz_check_num(r, h, "h", 0));
@@ -50,6 +51,35 @@ int kz_rk4_run(const kz_sys1 *s, double t, double h, long long nsteps, double *y
   int st = KZ_OK;
   for (long long k = 0; st == KZ_OK && k < nsteps; k++)
     st = kz_rk4_step(s, t + (double)k * h, h, y, work, r);
+  if (st != KZ_OK) memcpy(y, y0, sizeof(double) * n);
+  free(work);
+  return st;
+}
+
+int kz_rk4_trajectory(const kz_sys1 *s, double t0, double h, long long sub, long long nout,
+                      double *y, double *out, kz_report *r)
+{
+  if (!s || !s->rhs) return kz_bad(r, KZ_ENULL, "system");
+  if (s->dim < 1) return kz_bad(r, KZ_EDOMAIN, "dim");
+  if (sub < 1) return kz_bad(r, KZ_EDOMAIN, "sub");
+  if (nout < 0) return kz_bad(r, KZ_EDOMAIN, "nout");
+  if (!out) return kz_bad(r, KZ_ENULL, "out");
+  KZ_TRY(kz_check_num(r, t0, "t0", 0));
+  KZ_TRY(kz_check_num(r, h, "h", 0));
+  KZ_TRY(kz_check_vec(r, y, s->dim, "y"));
+  const int n = s->dim;
+  double *work = malloc(sizeof(double) * 6 * (size_t)n);
+  if (!work) return kz_bad(r, KZ_ENOMEM, "work");
+  double *y0 = work + 5 * n;
+  memcpy(y0, y, sizeof(double) * n);
+  memcpy(out, y, sizeof(double) * n);
+  int st = KZ_OK;
+  long long k = 0;
+  for (long long j = 1; st == KZ_OK && j <= nout; j++) {
+    for (long long m = 0; st == KZ_OK && m < sub; m++, k++)
+      st = kz_rk4_step(s, t0 + (double)k * h, h, y, work, r);
+    if (st == KZ_OK) memcpy(out + j * n, y, sizeof(double) * n);
+  }
   if (st != KZ_OK) memcpy(y, y0, sizeof(double) * n);
   free(work);
   return st;

@@ -9,6 +9,7 @@ int kz_verlet_step(const kz_sys2 *s, double t, double h, double *q, double *v, d
                    double *work, kz_report *r)
 {
   if (!s || !s->accel) return kz_bad(r, KZ_ENULL, "system");
+  if (s->dim < 1) return kz_bad(r, KZ_EDOMAIN, "dim");
   if (!q || !v || !a || !work) return kz_bad(r, KZ_ENULL, "state");
   KZ_TRY(kz_check_num(r, t, "t", 0));
   KZ_TRY(kz_check_num(r, h, "h", 0));
@@ -18,7 +19,7 @@ int kz_verlet_step(const kz_sys2 *s, double t, double h, double *q, double *v, d
   for (int i = 0; i < d; i++) work[i] = q[i] + h * (v[i] + 0.5 * h * a[i]);
   double *anew = work + d;
   int st = s->accel(s->par, t + h, work, anew);
-  if (r) { r->micro_steps++; r->force_evals++; }
+  if (r) r->force_evals++;
   if (st != KZ_OK) return kz_fail(r, st, "accel", -1, t + h);
   for (int i = 0; i < d; i++) {
     if (!isfinite(work[i]) || !isfinite(anew[i])) return kz_fail(r, KZ_EDIVERGED, "q", -1, t + h);
@@ -28,7 +29,47 @@ int kz_verlet_step(const kz_sys2 *s, double t, double h, double *q, double *v, d
     q[i] = work[i];
     a[i] = anew[i];
   }
+  if (r) r->micro_steps++;
   return KZ_OK;
+}
+
+int kz_verlet_trajectory(const kz_sys2 *s, double t0, double h, long long sub, long long nout,
+                         double *q, double *v, double *qout, double *vout, kz_report *r)
+{
+  if (!s || !s->accel) return kz_bad(r, KZ_ENULL, "system");
+  if (s->dim < 1) return kz_bad(r, KZ_EDOMAIN, "dim");
+  if (sub < 1) return kz_bad(r, KZ_EDOMAIN, "sub");
+  if (nout < 0) return kz_bad(r, KZ_EDOMAIN, "nout");
+  if (!qout) return kz_bad(r, KZ_ENULL, "qout");
+  KZ_TRY(kz_check_num(r, t0, "t0", 0));
+  KZ_TRY(kz_check_num(r, h, "h", 0));
+  KZ_TRY(kz_check_vec(r, q, s->dim, "q"));
+  KZ_TRY(kz_check_vec(r, v, s->dim, "v"));
+  const int d = s->dim;
+  double *buf = malloc(sizeof(double) * 5 * (size_t)d);
+  if (!buf) return kz_bad(r, KZ_ENOMEM, "work");
+  double *a = buf, *work = buf + d, *q0 = buf + 3 * d, *v0 = buf + 4 * d;
+  memcpy(q0, q, sizeof(double) * d);
+  memcpy(v0, v, sizeof(double) * d);
+  memcpy(qout, q, sizeof(double) * d);
+  if (vout) memcpy(vout, v, sizeof(double) * d);
+  int st = s->accel(s->par, t0, q, a);
+  if (r) r->force_evals++;
+  long long k = 0;
+  for (long long j = 1; st == KZ_OK && j <= nout; j++) {
+    for (long long m = 0; st == KZ_OK && m < sub; m++, k++)
+      st = kz_verlet_step(s, t0 + (double)k * h, h, q, v, a, work, r);
+    if (st == KZ_OK) {
+      memcpy(qout + j * d, q, sizeof(double) * d);
+      if (vout) memcpy(vout + j * d, v, sizeof(double) * d);
+    }
+  }
+  if (st != KZ_OK) {
+    memcpy(q, q0, sizeof(double) * d);
+    memcpy(v, v0, sizeof(double) * d);
+  }
+  free(buf);
+  return st;
 }
 
 int kz_verlet_run(const kz_sys2 *s, double t, double h, long long n, double *q, double *v,

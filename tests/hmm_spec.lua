@@ -16,7 +16,9 @@ end
 
 describe("HMM force estimate #asan", function()
   it("approaches F(Q) of (2.6), more closely as the window eta and eta/h grow", function()
-    for _, omega in ipairs { 1e3, 1e4, 1e6 } do
+    -- omega = 1e3 is left out on purpose: 40 periods there last 0.25 s, not small against the
+    -- slow time scale, and a longer window makes the estimate worse (the scale-separation limit).
+    for _, omega in ipairs { 1e4, 1e6 } do
       local pend = hmm.pendulum { l = 0.2, g = 9.8, vmax = 4, omega = omega }
       local period = twopi / omega
       for _, Q in ipairs { 0.1, 0.5, 1.2, -0.8 } do
@@ -29,12 +31,10 @@ describe("HMM force estimate #asan", function()
           errs[i] = math.abs(F[0] - exact)
           assert.are.equal(cfg[1] * cfg[2] / 2, tonumber(r.micro_steps))
         end
-        -- the O(1/omega) averaging error bounds what any window can achieve
-        local floor = 50 * 4 * 4 / (0.2 * 0.2 * omega)
-        assert.is_true(errs[3] < errs[1] or errs[1] < floor,
-          string.format("omega=%g Q=%g errors %g %g %g", omega, Q, errs[1], errs[2], errs[3]))
-        assert.is_true(errs[3] < 0.02 * math.abs(exact) + floor,
-          string.format("omega=%g Q=%g: F=%g error %g", omega, Q, exact, errs[3]))
+        local where = string.format("omega=%g Q=%g: F=%g errors %g %g %g", omega, Q, exact, errs[1], errs[2], errs[3])
+        assert.is_true(errs[2] < errs[1] and errs[3] < errs[1] / 10, where)
+        -- what remains is the O(1/omega) remainder of the averaged equation (2.5)
+        assert.is_true(errs[3] <= 1e-3 * math.abs(exact) + 3000 / omega, where)
       end
     end
   end)

@@ -263,7 +263,9 @@ typedef struct kz_arrow {
   double *band, *col, *row, *corner;
 } kz_arrow;
 
-/* Work sizes (doubles, ints) that kz_arrow_solve needs for the given shape and solver. */
+/* Work sizes (doubles, ints) that kz_arrow_solve needs for the given shape and solver.
+ * p nb + na must fit an int; the DENSE solver is also limited to p nb + na <= 2e4 (its
+ * (p nb + na)^2 workspace); otherwise KZ_EDOMAIN with parameter 'p'. */
 int kz_arrow_work_size(int p, int nb, int na, int solver, long long *nwork, long long *niwork,
                        kz_report *r);
 /* Solve the system: rhs = (f, g), p nb + na numbers, is overwritten by (x, z). solver is an
@@ -323,7 +325,11 @@ enum kz_vmi_timing { KZ_VMI_T_JAC = 0, KZ_VMI_T_SOLVE = 1, KZ_VMI_T_TOTAL = 2, K
 /* One macro step from t on the state y (updated in place on success, unchanged on failure).
  * micro (may be NULL) receives the fast micro-node values of this interval, (p+1) rows of
  * (qf, pf) = 2 nf numbers, m = 0..p. Counts 1 macro step, p micro steps, Newton iterations,
- * Jacobian assemblies and force (gradient) evaluations. */
+ * Jacobian assemblies (jac_evals, one per Newton iteration) and force evaluations (force_evals:
+ * one gradient of V per quadrature point of V and one of W per quadrature point of W, per micro
+ * interval, per residual evaluation, i.e. (n_V + n_W) p (iterations + 1) per step; n = 1 for the
+ * midpoint and rectangle rules, 2 for the trapezoid with 0 < alpha < 1). Each Jacobian assembly
+ * also evaluates the Hessians of V and W at the same points; these are not counted separately. */
 int kz_vmi_step(const kz_vmi_model *m, const kz_vmi_params *P, double t, double *y,
                 double *micro, double *timing, kz_report *r);
 
@@ -335,7 +341,8 @@ int kz_vmi_run(const kz_vmi_model *m, const kz_vmi_params *P, long long N, const
                double *out, long long nout, double *micro, long long nmicro, double *timing,
                kz_report *r);
 
-/* Energies at a state y: e[0] kinetic 1/2 p' M^-1 p, e[1] V, e[2] W. */
+/* Energies at a state y: e[0] kinetic 1/2 p' M^-1 p, e[1] V, e[2] W. A measurement: counts
+ * nothing in r (r only receives failure diagnostics). */
 int kz_vmi_energy(const kz_vmi_model *m, const double *y, double *e, kz_report *r);
 
 /* The Hamiltonian equations (2.4) on y = (qs, qf, ps, pf) as a kz_sys1 (par = m, which must
@@ -431,7 +438,11 @@ typedef struct kz_dopri_params {
  * continuous extension (ntrp45) and do not change the steps. If hist_t/hist_h are not NULL they
  * receive the start time and length of every accepted step (capacity hist_cap, else
  * KZ_EBUFFER); *nhist (if not NULL) gets their number. Counts accepted steps in macro_steps,
- * rejected ones in rejected, evaluations in force_evals (FSAL: 1 + 6 per attempted step). */
+ * rejected ones in rejected, evaluations in force_evals (FSAL: 1 + 6 per attempted step, fewer when a stage fails).
+ * ODE45: an attempt whose right-hand side fails, or whose y_new or f(y_new) is not finite, is
+ * rejected and the step halved; KZ_ENOCONV (parameter "rhs" or "y", with step and time) once
+ * the step is down to 16 ulp(t). CONSTANT: such an attempt ends the run with the rhs's status
+ * (KZ_EDIVERGED for a non-finite y_new). */
 int kz_dopri_run(const kz_sys1 *s, const kz_dopri_params *p, double t0, const double *y0,
                  long long nout, const double *tout, double *yout, double *hist_t,
                  double *hist_h, long long hist_cap, long long *nhist, kz_report *r);
@@ -454,7 +465,8 @@ typedef struct kz_micro {
 /* Dimension of the micro problem (or -1 if m is not valid). */
 int kz_micro_dim(const kz_micro *m);
 /* n steps of size h of the micro-integrator from time t (h < 0 integrates backward): the
- * conventional integration of the oscillatory problem. */
+ * conventional integration of the oscillatory problem. On failure y is as on entry and
+ * fail_step is the index of the failed micro-step. */
 int kz_micro_run(const kz_micro *m, double t, double h, long long n, double *y, kz_report *r);
 
 /* ---------- SAM, LISP, multirevolution (kz_sam.c, kz_sam_mr.c) ------------------------------- */
@@ -528,7 +540,7 @@ int kz_kepler_split(kz_split *s, kz_kepler *p, kz_report *r);
 /* The exact unperturbed flow phi^(1)_tau (closed form, Kepler's equation by Newton):
  * yout = phi(tau)(y); needs E(y) < 0. yout may equal y. */
 int kz_kepler_flow(const double *y, double tau, double *yout, kz_report *r);
-/* The unperturbed Kepler energy E = |v|^2/2 - 1/r. */
+/* The unperturbed Kepler energy E = |v|^2/2 - 1/r; NaN if y is NULL or not finite. */
 double kz_kepler_energy(const double *y);
 
 /* van der Pol (17), Sec. 5.2: y = (q, p), q' = p, p' = -q + eps (1 - q^2) p (tau time). */

@@ -8,8 +8,12 @@
  *    later failures h /= 2, growth by 1/max(0.2, 1.25 (err/rtol)^(1/5)) after a step without
  *    failure, hmax = 0.1 |tfinal - t0|, the initial step from |f0|, the last step stretched by up
  *    to 10 %, and outputs by the continuous extension ntrp45 (notes seed-003 Sec. 6.7).
+ *    An attempt whose stage evaluation fails, or whose ynew or f(ynew) is not finite, is
+ *    rejected and the step halved; KZ_ENOCONV once the step is down to hmin = 16 ulp(t) (or
+ *    DBL_MIN at t = 0). With constant steps such an attempt ends the run with its own status.
  * FSAL: the 7th stage of an accepted step is the first of the next. */
 #include "kz_internal.h"
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,10 +47,17 @@ typedef struct dp_ws {
   double *tmp, *ynew;
 } dp_ws;
 
+/* Why an attempted step failed (the report is not written: in ODE45 mode a failed attempt is
+ * only a rejected step, and a report's diagnostics are for calls that fail). */
+typedef struct dp_why {
+  const char *param; /* "rhs" (an evaluation returned an error) or "y" (non-finite ynew) */
+  double t;          /* where */
+} dp_why;
+
 /* One attempted step from (t, y) with k[0] = f(t, y) given; fills k[1..6] and ynew
- * (k[6] = f(t + h, ynew)). Counts 6 evaluations. */
+ * (k[6] = f(t + h, ynew)). Counts the evaluations done (6 unless a stage fails). */
 static int dp_attempt(const kz_sys1 *s, dp_ws *w, double t, double h, const double *y,
-                      kz_report *r)
+                      dp_why *why, kz_report *r)
 {
   const int n = w->n;
   double **k = w->k, *tmp = w->tmp;
@@ -55,7 +66,7 @@ static int dp_attempt(const kz_sys1 *s, dp_ws *w, double t, double h, const doub
   for (int i = 0; i < n; i++) tmp[i] = y[i] + h * (EXPR);                        \
   st = s->rhs(s->par, t + (cc) * h, tmp, k[idx]);                                \
   if (r) r->force_evals++;                                                       \
-  if (st != KZ_OK) return kz_fail(r, st, "rhs", -1, t + (cc) * h);
+  if (st != KZ_OK) { why->param = "rhs"; why->t = t + (cc) * h; return st; }
   DP_STAGE(1, C2, A21 * k[0][i])
   DP_STAGE(2, C3, A31 * k[0][i] + A32 * k[1][i])
   DP_STAGE(3, C4, A41 * k[0][i] + A42 * k[1][i] + A43 * k[2][i])
@@ -65,11 +76,11 @@ static int dp_attempt(const kz_sys1 *s, dp_ws *w, double t, double h, const doub
   for (int i = 0; i < n; i++) {
     w->ynew[i] = y[i] + h * (B1 * k[0][i] + B3 * k[2][i] + B4 * k[3][i] + B5 * k[4][i] +
                              B6 * k[5][i]);
-    if (!isfinite(w->ynew[i])) return kz_fail(r, KZ_EDIVERGED, "y", -1, t + h);
+    if (!isfinite(w->ynew[i])) { why->param = "y"; why->t = t + h; return KZ_EDIVERGED; }
   }
   st = s->rhs(s->par, t + h, w->ynew, k[6]);
   if (r) r->force_evals++;
-  if (st != KZ_OK) return kz_fail(r, st, "rhs", -1, t + h);
+  if (st != KZ_OK) { why->param = "rhs"; why->t = t + h; return st; }
   return KZ_OK;
 }
 
@@ -150,8 +161,10 @@ int kz_dopri_run(const kz_sys1 *s, const kz_dopri_params *p, double t0, const do
     const long long nsteps = kz_ratio_int(tout[nout - 1] - t0, p->h);
     for (long long k = 0; k < nsteps; k++) {
       const double t = t0 + (double)k * p->h;
-      st = dp_attempt(s, &w, t, p->h, y, r);
-      if (st == KZ_OK) st = record(hist_t, hist_h, hist_cap, &cnt, t, p->h, r);
+      dp_why why;
+      st = dp_attempt(s, &w, t, p->h, y, &why, r);
+      if (st != KZ_OK) { st = kz_fail(r, st, why.param, k, why.t); goto out; }
+      st = record(hist_t, hist_h, hist_cap, &cnt, t, p->h, r);
       if (st != KZ_OK) { if (r) r->fail_step = k; goto out; }
       memcpy(y, w.ynew, sizeof(double) * (size_t)n);
       double *f = w.k[0]; w.k[0] = w.k[6]; w.k[6] = f; /* FSAL */
@@ -188,14 +201,29 @@ int kz_dopri_run(const kz_sys1 *s, const kz_dopri_params *p, double t0, const do
     if (1.1 * absh >= fabs(tfinal - t)) { h = tfinal - t; absh = fabs(h); done = 1; }
     double err;
     for (;;) {
-      st = dp_attempt(s, &w, t, h, y, r);
-      if (st != KZ_OK) { if (r) r->fail_step = step; goto out; }
+      dp_why why;
+      st = dp_attempt(s, &w, t, h, y, &why, r);
       err = 0;
-      for (int i = 0; i < n; i++) {
+      for (int i = 0; st == KZ_OK && i < n; i++) {
         const double e = E1 * w.k[0][i] + E3 * w.k[2][i] + E4 * w.k[3][i] + E5 * w.k[4][i] +
                          E6 * w.k[5][i] + E7 * w.k[6][i];
         const double sc = fmax(fmax(fabs(y[i]), fabs(w.ynew[i])), thresh);
+        if (!isfinite(e)) { st = KZ_EDIVERGED; why.param = "rhs"; why.t = t + h; }
         err = fmax(err, fabs(e) / sc);
+      }
+      if (st != KZ_OK) {
+        /* a trial stage failed, or ynew or f(ynew) is not finite: the step was too large, so
+         * reject it and halve it (ode45's rule after a failure); fail at the smallest step */
+        if (r) r->rejected++;
+        if (absh <= fmax(hmin, DBL_MIN)) {
+          st = kz_fail(r, KZ_ENOCONV, why.param, step, t);
+          goto out;
+        }
+        nofailed = 0;
+        absh = fmax(hmin, 0.5 * absh);
+        h = absh;
+        done = 0;
+        continue;
       }
       err *= absh;
       if (err <= rtol) break;

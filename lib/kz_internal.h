@@ -38,6 +38,13 @@ static inline int kz_check_vec(kz_report *r, const double *x, int n, const char 
 /* round(x/y) when x/y is within a relative 1e-9 of an integer >= 1, else -1. */
 long long kz_ratio_int(double x, double y);
 
+/* kz_sam.c: the micro-solver table's stepping, shared with kz_sam_mr.c and kz_split.c (m valid). */
+size_t kz_micro_work(const kz_micro *m);
+int kz_micro_steps(const kz_micro *m, double t, double h, long long nsteps, double *y,
+                   double *work, kz_report *r);
+int kz_micro_run_restore(const kz_micro *m, double t, double h, long long nsteps, double *y,
+                         kz_report *r);
+
 #define KZ_TRY(expr) do { int kz_st_ = (expr); if (kz_st_ != KZ_OK) return kz_st_; } while (0)
 #define KZ_PI 3.14159265358979323846
 

@@ -12,8 +12,12 @@
  * Newton in the eccentric-anomaly increment. */
 #include "kz_internal.h"
 
+/* NaN for a NULL or non-finite state (the function has no status to return). */
 double kz_kepler_energy(const double *y)
 {
+  if (!y) return NAN;
+  for (int i = 0; i < 4; i++)
+    if (!isfinite(y[i])) return NAN;
   const double r = sqrt(y[0] * y[0] + y[1] * y[1]);
   return 0.5 * (y[2] * y[2] + y[3] * y[3]) - 1 / r;
 }
@@ -52,10 +56,11 @@ static int kep_rhs(void *par, double t, const double *y, double *dy)
 }
 
 /* A: one implicit-midpoint step of dv = eps lam(x, v) G(x) dtau: v_new = v + c G with
- * c = h eps lam(x, v + c G / 2), by fixed-point iteration to round-off. */
+ * c = h eps lam(x, v + c G / 2), by fixed-point iteration to round-off. The iteration
+ * contracts only for |h eps| small enough; when it does not (the correction stops shrinking
+ * while still large, or 60 iterations pass) the step fails with KZ_ENOCONV. */
 static int kep_flow_pert(void *par, double t, double h, double *y, kz_report *r)
 {
-  (void)t;
   const double eps = ((const kz_kepler *)par)->eps;
   double G1, G2;
   kep_G(y[0], y[1], &G1, &G2);
@@ -66,11 +71,15 @@ static int kep_flow_pert(void *par, double t, double h, double *y, kz_report *r)
     if (!(lam > 0)) return kz_fail(r, KZ_EDOMAIN, "kepler energy", -1, t);
     const double cn = h * eps * lam, dc = fabs(cn - c);
     if (r) r->newton_iters++;
-    /* converged, or stalled at round-off (the correction stopped shrinking) */
-    const int conv = dc <= 1e-15 * fabs(cn) || (it >= 3 && dc >= last);
+    /* converged, or stalled at round-off: the correction stopped shrinking but is already
+     * within a few thousand ulps of c. Stopped shrinking while larger: the fixed point does
+     * not contract (diverging or oscillating), so the step fails rather than use c. */
+    const int tiny = dc <= 1e-12 * fabs(cn);
+    const int stalled = it >= 3 && dc >= last;
+    if (stalled && !tiny) return kz_fail(r, KZ_ENOCONV, "kepler midpoint", -1, t);
     c = cn;
     last = dc;
-    if (conv) break;
+    if (dc <= 1e-15 * fabs(cn) || stalled) break;
   }
   y[2] += c * G1;
   y[3] += c * G2;

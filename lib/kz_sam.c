@@ -11,8 +11,11 @@
  *   forward (Sec. 4.2)  F~ = [Psi(Y*) - Y*] / T                      (O(T))
  * with T = 2 pi eps in t. The field F~ is exposed to the macro-solver as an ordinary kz_sys1,
  * so any macro stepper written for kz_sys1 plugs in (RK4, DP5 constant, ode45-like DP5(4)).
- * The micro-solvers are selected from a const table (RK4, Strang); a half-explicit RK for DAEs
- * (Sec. 6) is one more entry. Work = micro-steps, counted exactly (2n per F~ for (25) and (29)). */
+ * The micro-solvers are selected from a const table (RK4, Strang). The half-explicit RK (HERK3)
+ * that Sec. 6 uses for the index-2 DAE of the double pendulum is not implemented; it could be
+ * added as one more entry, but would also need a DAE system type with constraints (and a
+ * consistent-initialisation step) in kapitza.h, a new enum kz_micro_kind value and the
+ * validation below. Work = micro-steps, counted exactly (2n per F~ for (25) and (29)). */
 #include "kz_internal.h"
 #include <stdlib.h>
 #include <string.h>
@@ -61,17 +64,47 @@ static int check_micro(const kz_micro *m, kz_report *r)
   return KZ_OK;
 }
 
-/* nsteps steps of size h from t; no validation, no restore (internal). */
-static int micro_steps(const kz_micro *m, double t, double h, long long nsteps, double *y,
-                       double *work, kz_report *r)
+/* ---------- internal helpers, shared with kz_sam_mr.c and kz_split.c ----------
+ * Not part of the public API; they expect a micro-solver that has passed check_micro (or
+ * kz_micro_dim(m) >= 1) and do no validation. Their prototypes are repeated in kz_sam_mr.c and
+ * kz_split.c (kz_internal.h is the place for them). */
+
+/* Doubles of stepper workspace the micro-solver m needs. */
+size_t kz_micro_work(const kz_micro *m)
+{
+  return (size_t)kz_micro_dim(m) * (size_t)micro_types[m->kind].work_per_dim;
+}
+
+/* nsteps steps of size h from t on y, using work (kz_micro_work(m) doubles); no restore.
+ * On failure r->fail_step is the index of the failed step (callers may overwrite it). */
+int kz_micro_steps(const kz_micro *m, double t, double h, long long nsteps, double *y,
+                   double *work, kz_report *r)
 {
   int (*step)(const kz_micro *, double, double, double *, double *, kz_report *) =
       micro_types[m->kind].step;
   for (long long k = 0; k < nsteps; k++) {
     int st = step(m, t + (double)k * h, h, y, work, r);
-    if (st != KZ_OK) return st;
+    if (st != KZ_OK) {
+      if (r) r->fail_step = k;
+      return st;
+    }
   }
   return KZ_OK;
+}
+
+/* kz_micro_steps with its own workspace, y left as it was on failure (run-with-restore). */
+int kz_micro_run_restore(const kz_micro *m, double t, double h, long long nsteps, double *y,
+                         kz_report *r)
+{
+  const size_t d = (size_t)kz_micro_dim(m);
+  double *buf = malloc(sizeof(double) * (d + kz_micro_work(m)));
+  if (!buf) return kz_bad(r, KZ_ENOMEM, "work");
+  double *y0 = buf, *work = buf + d;
+  memcpy(y0, y, sizeof(double) * d);
+  int st = kz_micro_steps(m, t, h, nsteps, y, work, r);
+  if (st != KZ_OK) memcpy(y, y0, sizeof(double) * d);
+  free(buf);
+  return st;
 }
 
 int kz_micro_run(const kz_micro *m, double t, double h, long long n, double *y, kz_report *r)
@@ -80,16 +113,8 @@ int kz_micro_run(const kz_micro *m, double t, double h, long long n, double *y, 
   KZ_TRY(kz_check_num(r, t, "t", 0));
   KZ_TRY(kz_check_num(r, h, "h", 0));
   if (n < 0) return kz_bad(r, KZ_EDOMAIN, "n");
-  const int d = kz_micro_dim(m);
-  KZ_TRY(kz_check_vec(r, y, d, "y"));
-  double *buf = malloc(sizeof(double) * (size_t)d * (size_t)(micro_types[m->kind].work_per_dim + 1));
-  if (!buf) return kz_bad(r, KZ_ENOMEM, "work");
-  double *y0 = buf, *work = buf + d;
-  memcpy(y0, y, sizeof(double) * (size_t)d);
-  int st = micro_steps(m, t, h, n, y, work, r);
-  if (st != KZ_OK) memcpy(y, y0, sizeof(double) * (size_t)d);
-  free(buf);
-  return st;
+  KZ_TRY(kz_check_vec(r, y, kz_micro_dim(m), "y"));
+  return kz_micro_run_restore(m, t, h, n, y, r);
 }
 
 /* ---------- the recovered field ---------- */
@@ -107,7 +132,7 @@ static int psi(sam_ctx *x, int k, const double *Y, double *out)
 {
   const double h = (k > 0 ? 1.0 : -1.0) * x->p->period / (double)x->p->n;
   memcpy(out, Y, sizeof(double) * (size_t)x->d);
-  return micro_steps(x->m, x->p->t0, h, (long long)abs(k) * x->p->n, out, x->work, &x->rep);
+  return kz_micro_steps(x->m, x->p->t0, h, (long long)abs(k) * x->p->n, out, x->work, &x->rep);
 }
 
 static int sam_field(sam_ctx *x, const double *Y, double *F)
@@ -126,13 +151,13 @@ static int sam_field(sam_ctx *x, const double *Y, double *F)
     const double h = T / (double)x->p->n;
     const long long n = x->p->n;
     memcpy(a, Y, sizeof(double) * (size_t)d);
-    KZ_TRY(micro_steps(x->m, x->p->t0, h, n, a, x->work, &x->rep));
+    KZ_TRY(kz_micro_steps(x->m, x->p->t0, h, n, a, x->work, &x->rep));
     memcpy(c, a, sizeof(double) * (size_t)d);
-    KZ_TRY(micro_steps(x->m, x->p->t0 + T, h, n, c, x->work, &x->rep));
+    KZ_TRY(kz_micro_steps(x->m, x->p->t0 + T, h, n, c, x->work, &x->rep));
     memcpy(b, Y, sizeof(double) * (size_t)d);
-    KZ_TRY(micro_steps(x->m, x->p->t0, -h, n, b, x->work, &x->rep));
+    KZ_TRY(kz_micro_steps(x->m, x->p->t0, -h, n, b, x->work, &x->rep));
     memcpy(e, b, sizeof(double) * (size_t)d);
-    KZ_TRY(micro_steps(x->m, x->p->t0 - T, -h, n, e, x->work, &x->rep));
+    KZ_TRY(kz_micro_steps(x->m, x->p->t0 - T, -h, n, e, x->work, &x->rep));
     for (int i = 0; i < d; i++) F[i] = (-c[i] + 8 * a[i] - 8 * b[i] + e[i]) / (12 * T);
     return KZ_OK;
   }
@@ -154,7 +179,10 @@ static int sam_field(sam_ctx *x, const double *Y, double *F)
 static int sam_rhs(void *par, double t, const double *Y, double *F)
 {
   (void)t; /* the averaged system is autonomous (Sec. 2) */
-  return sam_field((sam_ctx *)par, Y, F);
+  sam_ctx *x = par;
+  /* ode45 retries a step whose stage failed, so only the last evaluation's failure counts */
+  x->rep.param = NULL;
+  return sam_field(x, Y, F);
 }
 
 static int check_params(const kz_sam_params *p, kz_report *r)
@@ -175,9 +203,9 @@ static int ctx_open(sam_ctx *x, const kz_micro *m, const kz_sam_params *p, kz_re
   x->d = kz_micro_dim(m);
   kz_report_init(&x->rep);
   const size_t d = (size_t)x->d;
-  x->work = malloc(sizeof(double) * d * (size_t)(micro_types[m->kind].work_per_dim + 4));
+  x->work = malloc(sizeof(double) * (kz_micro_work(m) + 4 * d));
   if (!x->work) return kz_bad(r, KZ_ENOMEM, "work");
-  x->a = x->work + d * (size_t)micro_types[m->kind].work_per_dim;
+  x->a = x->work + kz_micro_work(m);
   x->b = x->a + d;
   x->c = x->b + d;
   x->e = x->c + d;

@@ -40,9 +40,10 @@ int kz_mr_run(const kz_micro *m, const kz_sam_params *p, long long M, long long 
   double b[4], a[16];
   KZ_TRY(kz_mr_coefficients(M, b, a, r));
   KZ_TRY(kz_check_vec(r, y, d, "y"));
-  double *buf = malloc(sizeof(double) * 7 * (size_t)d);
+  /* one workspace for the whole run: y0, Z, D (4 rows of Psi(Z_i) - Z_i), the micro-solver's */
+  double *buf = malloc(sizeof(double) * (6 * (size_t)d + kz_micro_work(m)));
   if (!buf) return kz_bad(r, KZ_ENOMEM, "work");
-  double *y0 = buf, *Z = buf + d, *D = buf + 2 * d; /* D: 4 rows of Psi(Z_i) - Z_i */
+  double *y0 = buf, *Z = buf + d, *D = buf + 2 * d, *work = buf + 6 * d;
   const double h = p->period / (double)p->n, Mf = (double)M;
   memcpy(y0, y, sizeof(double) * (size_t)d);
   int st = KZ_OK;
@@ -55,7 +56,8 @@ int kz_mr_run(const kz_micro *m, const kz_sam_params *p, long long M, long long 
       }
       double *Di = D + i * d;
       memcpy(Di, Z, sizeof(double) * (size_t)d);
-      st = kz_micro_run(m, p->t0, h, p->n, Di, r); /* Psi(Z_i), always from t0 */
+      st = kz_check_vec(r, Z, d, "y"); /* the stage may have overflowed */
+      if (st == KZ_OK) st = kz_micro_steps(m, p->t0, h, p->n, Di, work, r); /* Psi(Z_i), from t0 */
       for (int c = 0; c < d; c++) Di[c] -= Z[c];
     }
     if (st != KZ_OK) { if (r) r->fail_step = k; break; }

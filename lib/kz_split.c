@@ -4,12 +4,12 @@
  * Sanz-Serna, Secs. 5.1.2 (Kepler) and 5.2 (van der Pol), where its local error over a period
  * is O(eps (dtau)^3) (footnote 6), hence the bound (28) with nu = 2. */
 #include "kz_internal.h"
-#include <stdlib.h>
 #include <string.h>
 
 int kz_strang_step(const kz_split *s, double t, double h, double *y, double *work, kz_report *r)
 {
   if (!s || !s->flow_a || !s->flow_b) return kz_bad(r, KZ_ENULL, "split");
+  if (s->dim < 1) return kz_bad(r, KZ_EDOMAIN, "dim");
   if (!y || !work) return kz_bad(r, KZ_ENULL, "state");
   if (!isfinite(t)) return kz_bad(r, KZ_ENONFINITE, "t");
   if (!isfinite(h)) return kz_bad(r, KZ_ENONFINITE, "h");
@@ -42,17 +42,8 @@ int kz_strang_run(const kz_split *s, double t, double h, long long n, double *y,
   KZ_TRY(kz_check_num(r, t, "t", 0));
   KZ_TRY(kz_check_num(r, h, "h", 0));
   KZ_TRY(kz_check_vec(r, y, s->dim, "y"));
-  const int d = s->dim;
-  double *buf = malloc(sizeof(double) * 2 * (size_t)d);
-  if (!buf) return kz_bad(r, KZ_ENOMEM, "work");
-  double *y0 = buf + d;
-  memcpy(y0, y, sizeof(double) * (size_t)d);
-  int st = KZ_OK;
-  for (long long k = 0; st == KZ_OK && k < n; k++) {
-    st = kz_strang_step(s, t + (double)k * h, h, y, buf, r);
-    if (st != KZ_OK && r) r->fail_step = k;
-  }
-  if (st != KZ_OK) memcpy(y, y0, sizeof(double) * (size_t)d);
-  free(buf);
-  return st;
+  /* the Strang micro-solver of kz_sam.c: n kz_strang_step calls, y restored on failure, the
+   * failed step's index in r->fail_step */
+  const kz_micro m = {KZ_MICRO_STRANG, NULL, s};
+  return kz_micro_run_restore(&m, t, h, n, y, r);
 }

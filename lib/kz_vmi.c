@@ -17,6 +17,15 @@
  * by kz_arrow_solve (kz_vmi_solve.c). The method is symplectic (Thm 3.1) and conserves the
  * momentum maps of symmetries of L_d (Thm 3.2); order 2 for midpoint or alpha = 1/2 in both
  * potentials, 1 otherwise (Lemma 4.5).
+ *
+ * Work counted in kz_report: force_evals = gradient evaluations, one of V per quadrature point of
+ * V and one of W per quadrature point of W, per micro interval, per residual (so (n_V + n_W) p
+ * (newton_iters + macro_steps), n = 1 for the midpoint rule and the rectangle rules, 2 for the
+ * trapezoid with 0 < alpha < 1); jac_evals = Jacobian assemblies (one per Newton iteration), each
+ * of which evaluates the Hessians of V and W at the same points ((n_V + n_W) p Hessian
+ * evaluations, not counted in force_evals). The Jacobian is the exact derivative of the residual
+ * (agrees with central differences to round-off), so Newton converges quadratically;
+ * tests/vmi_spec.lua checks the convergence order of the residuals.
  */
 #include "kz_internal.h"
 #include <float.h>
@@ -88,12 +97,12 @@ static int ws_init(ws *w, const kz_vmi_model *m, const kz_vmi_params *P, kz_repo
   KZ_TRY(check_args(m, P, r));
   w->m = m; w->P = P;
   const int ns = m->ns, nf = m->nf, p = P->p, nh = ns + nf;
+  long long nwork, niwork; /* also checks that p nf + ns fits an int (and the dense solver's cap) */
+  KZ_TRY(kz_arrow_work_size(p, nf, ns, P->solver, &nwork, &niwork, r));
   w->ns = ns; w->nf = nf; w->p = p; w->n = p * nf + ns;
   w->dT = P->dT; w->dt = P->dT / p;
   w->nv = points(P->alpha_V, P->gamma_V, w->qv);
   w->nw = m->W ? points(P->alpha_W, P->gamma_W, w->qw) : 0;
-  long long nwork, niwork;
-  KZ_TRY(kz_arrow_work_size(p, nf, ns, P->solver, &nwork, &niwork, r));
   const size_t P1 = (size_t)p + 1;
   size_t nd = (size_t)ns + nf + 3 * (size_t)w->n + P1 * nf + 2 * (size_t)ns + (size_t)p * nf
               + 2 * (size_t)(ns + nf) + (size_t)nh * nh + (size_t)nf * nf
@@ -206,22 +215,28 @@ static void jac_point(ws *w, int j, double wt, double c, double th, const double
   const int ns = w->ns, nf = w->nf, p = w->p;
   const size_t bb = (size_t)nf * nf;
   const double dt = w->dt, cf[2] = { c, 1 - c };
-  for (int e = 0; e < 2; e++) {
+  for (int e = 0; e < 2; e++) { /* fast equations: D_{f_j} and D_{f_{j+1}} of this point's term */
     const int eq = j + e;                     /* fast equation = node index */
+    if (eq > p - 1) continue;                 /* D_{f_p} is the new momentum, not an equation */
     for (int v = 0; v < 2; v++) {
-      const int node = j + v;                 /* unknown fast node */
+      const int node = j + v;                 /* unknown fast node (node 0 is given) */
       if (node < 1) continue;
-      if (eq <= p - 1) {
-        int d = node - eq + 1;                /* 0, 1, 2 in the band */
-        addblk(w->A.band + ((size_t)eq * 3 + d) * bb, nf, nf, nf, -dt * wt * cf[e] * cf[v], H, ld, off, off);
-      }
-      if (slow && ns > 0) /* slow residual (D_a) vs fast node */
-        addblk(w->A.row + (size_t)(node - 1) * ns * nf, nf, ns, nf, -dt * wt * (1 - th) * cf[v], H, ld, 0, off);
+      int d = node - eq + 1;                  /* 0, 1, 2 in the band */
+      addblk(w->A.band + ((size_t)eq * 3 + d) * bb, nf, nf, nf, -dt * wt * cf[e] * cf[v], H, ld, off, off);
     }
-    if (slow && ns > 0 && eq <= p - 1)
+    if (slow && ns > 0) /* fast equation vs the slow end point Q */
       addblk(w->A.col + (size_t)eq * nf * ns, ns, nf, ns, -dt * wt * cf[e] * th, H, ld, off, 0);
   }
-  if (slow && ns > 0) addblk(w->A.corner, ns, ns, ns, -dt * wt * (1 - th) * th, H, ld, 0, 0);
+  if (!slow || ns == 0) return;
+  /* The slow equations (D_a L_d + p^s = 0): the term -dt wt V(argS, argF) enters them once, with
+   * weight (1 - th) on the slow gradient; their derivatives by the fast nodes j, j+1 (weights c,
+   * 1 - c) and by Q. */
+  for (int v = 0; v < 2; v++) {
+    const int node = j + v;
+    if (node < 1) continue;
+    addblk(w->A.row + (size_t)(node - 1) * ns * nf, nf, ns, nf, -dt * wt * (1 - th) * cf[v], H, ld, 0, off);
+  }
+  addblk(w->A.corner, ns, ns, ns, -dt * wt * (1 - th) * th, H, ld, 0, 0);
 }
 
 static int jac_pass(ws *w, const double *a, const double *f0, kz_report *r)
@@ -306,24 +321,29 @@ static int step(ws *w, long long k, double t, double *y, double *micro, double *
      * a perturbation of x by ~1000 ulp produces through the largest mass/step ratio. */
     if (dxn <= 8 * DBL_EPSILON * xn && nr <= 1e3 * DBL_EPSILON * w->mdt * xn) break;
   }
-  if (micro) {
+  /* Everything the step writes (x = fast nodes 1..p and Q, the momenta GQ, Gf_p and the inner
+   * micro momenta Pm_1..p-1) is checked before anything is written, so that a failed step leaves
+   * y and micro as they were. */
+  const double *fp = w->x + (size_t)(p - 1) * nf, *pfp = w->Gf + (size_t)p * nf;
+  int finite = 1;
+  for (int i = 0; i < w->n; i++) finite &= isfinite(w->x[i]) != 0;
+  for (int i = 0; i < ns; i++) finite &= isfinite(w->GQ[i]) != 0;
+  for (int i = 0; i < nf; i++) finite &= isfinite(pfp[i]) != 0;
+  for (size_t i = nf; micro && i < (size_t)p * nf; i++) finite &= isfinite(w->Pm[i]) != 0;
+  if (!finite) return kz_fail(r, KZ_EDIVERGED, "y", k, t);
+  if (micro) { /* rows m = 0..p of (q^{f,m}, p^{f,m}); row 0 is the given state (f0, pf) */
     for (int j = 0; j <= p; j++) {
       const double *fj = fnode(w, f0, j);
       double *row = micro + (size_t)j * 2 * nf;
       for (int i = 0; i < nf; i++) {
         row[i] = fj[i];
-        row[nf + i] = j == 0 ? pf[i] : (j == p ? w->Gf[(size_t)p * nf + i] : w->Pm[(size_t)j * nf + i]);
+        row[nf + i] = j == 0 ? pf[i] : (j == p ? pfp[i] : w->Pm[(size_t)j * nf + i]);
       }
     }
   }
   double *yq = y, *yp = y + nn;
   for (int i = 0; i < ns; i++) { yq[i] = Q[i]; yp[i] = w->GQ[i]; }
-  for (int i = 0; i < nf; i++) {
-    yq[ns + i] = w->x[(size_t)(p - 1) * nf + i];
-    yp[ns + i] = w->Gf[(size_t)p * nf + i];
-  }
-  for (int i = 0; i < 2 * nn; i++)
-    if (!isfinite(y[i])) return kz_fail(r, KZ_EDIVERGED, "y", k, t);
+  for (int i = 0; i < nf; i++) { yq[ns + i] = fp[i]; yp[ns + i] = pfp[i]; }
   if (r) { r->macro_steps++; r->micro_steps += p; }
   return KZ_OK;
 }

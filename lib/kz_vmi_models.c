@@ -227,7 +227,7 @@ int kz_vmi_energy(const kz_vmi_model *m, const double *y, double *e, kz_report *
   for (int i = 0; i < nn; i++) T += 0.5 * y[nn + i] * y[nn + i] / mass_of(m, i);
   KZ_TRY(m->V(m->par, y, y + m->ns, &V, NULL, NULL, NULL));
   if (m->W) KZ_TRY(m->W(m->par, y + m->ns, &W, NULL, NULL));
-  if (r) r->force_evals++;
+  /* An energy evaluation is a measurement, not work of a method: nothing is counted in r. */
   e[0] = T; e[1] = V; e[2] = W;
   return KZ_OK;
 }

@@ -21,20 +21,28 @@
 #include "kz_internal.h"
 #include <string.h>
 
-static int shape_ok(int p, int nb, int na, kz_report *r)
+/* The shape and the size caps. Unknowns and block entries are indexed by int (both solvers); the
+ * dense solver's n^2 workspace (3.2 GB at n = 2e4) is capped at n = p nb + na <= 2e4, while the
+ * structured solver's workspace is linear in p and has no cap of its own. An unknown solver is
+ * left to the caller. */
+static int shape_ok(int p, int nb, int na, int solver, kz_report *r)
 {
   if (p < 1) return kz_bad(r, KZ_EDOMAIN, "p");
   if (nb < 0) return kz_bad(r, KZ_EDOMAIN, "nb");
   if (na < 0) return kz_bad(r, KZ_EDOMAIN, "na");
   if (nb + na < 1) return kz_bad(r, KZ_EDOMAIN, "nb");
-  if ((double)p * nb + na > 2e4) return kz_bad(r, KZ_EDOMAIN, "p");
+  const double n = (double)p * nb + na;
+  const double big = 2147483647.0, nab = nb > na ? nb : na;
+  if (nab * (nab + 1) > big) return kz_bad(r, KZ_EDOMAIN, nb > na ? "nb" : "na");
+  if (n > big) return kz_bad(r, KZ_EDOMAIN, "p");
+  if (solver == KZ_VMI_DENSE && n > 2e4) return kz_bad(r, KZ_EDOMAIN, "p");
   return KZ_OK;
 }
 
 int kz_arrow_work_size(int p, int nb, int na, int solver, long long *nwork, long long *niwork,
                        kz_report *r)
 {
-  KZ_TRY(shape_ok(p, nb, na, r));
+  KZ_TRY(shape_ok(p, nb, na, solver, r));
   if (!nwork || !niwork) return kz_bad(r, KZ_ENULL, nwork ? "niwork" : "nwork");
   const long long P = p, n = P * nb + na;
   if (solver == KZ_VMI_STRUCTURED) {
@@ -140,7 +148,7 @@ static int solve_dense(kz_arrow *A, double *rhs, double *work, int *iwork, kz_re
 int kz_arrow_solve(kz_arrow *A, int solver, double *rhs, double *work, int *iwork, kz_report *r)
 {
   if (!A) return kz_bad(r, KZ_ENULL, "A");
-  KZ_TRY(shape_ok(A->p, A->nb, A->na, r));
+  KZ_TRY(shape_ok(A->p, A->nb, A->na, solver, r));
   if (!A->band || !A->col || !A->row || !A->corner) return kz_bad(r, KZ_ENULL, "A");
   if (!rhs) return kz_bad(r, KZ_ENULL, "rhs");
   if (!work || !iwork) return kz_bad(r, KZ_ENULL, "work");

@@ -19,11 +19,18 @@
 -- as above. The dense solver is run only up to p = `dense_pmax` = 100 here (one dense factorisation
 -- costs ≈ 0.05 s at p = 200 and ≈ 10 s at p = 1000 on this machine, so a whole run would break the
 -- time budget); Figure 6.19 and `make bench` measure its per-step cost at larger p. Absolute times
--- are not comparable with the paper's (Matlab 2011a on a 2011 iMac); only the trends are. In compiled
--- C the cost per micro step (force and Hessian evaluations) dominates, not the per-step overhead of
--- the Newton loop that Matlab pays, so fewer Newton iterations save time only where they fall per
--- micro step: for midpoint-midpoint (2 iterations per step at p = 1), not for the left-rectangle
--- schemes, whose p = 1 step is linear in the unknowns for FPU (one iteration).
+-- are not comparable with the paper's (Matlab 2011a on a 2011 iMac); only the trends are. Newton
+-- converges quadratically (the Jacobian is exact), so every scheme takes one iteration per step at
+-- p = 1 (for the left-rectangle schemes the p = 1 step is even linear in the unknowns for FPU),
+-- ≈ 1.04–1.15 per macro step at p = 5, ≈ 1.85 at p = 10, 2 for p = 20–100 and ≈ 2.8 / 3.4 / 4.5
+-- at p = 200 / 500 / 1000 (table of Figure 6.19). The total therefore falls with p, but each
+-- iteration costs p evaluations of the force and of the Hessian: per micro step a macro step costs
+-- (iterations + 1) gradient and (iterations) Hessian evaluations of V and W. In compiled C these
+-- dominate, not the per-step overhead of the Newton loop that Matlab pays, so the multirate
+-- integrator saves time only where the iterations per macro step stay near one: at p = 5 (t_cpu
+-- ≈ 0.83–0.93 of its p = 1 value for all three schemes over repeated runs on this machine), while
+-- for p ≥ 10 t_cpu is above its p = 1 value, flat for p = 20–100 and growing with the iterations
+-- per macro step beyond.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"

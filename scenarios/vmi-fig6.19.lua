@@ -13,8 +13,9 @@
 -- the 3 × 3 Schur complement of the slow block (O(p) work); the dense solver factors the whole
 -- (3p + 3)² matrix by LU with partial pivoting (O(p³)). Growth exponents are least-squares slopes of
 -- log t against log p over p ≥ `fit_pmin`, fitted to the times per Newton iteration (one Jacobian,
--- one linear solve): the iterations per macro step themselves grow from ≈ 2 (p = 50) to 5 (p = 1000),
--- which adds ≈ 0.25 to the exponents of the per-step times plotted in the figure. Iteration counts are written to
+-- one linear solve): the iterations per macro step themselves grow from 2 (p = 50) to 4.5
+-- (p = 1000), which adds ≈ 0.28 to the exponents of the per-step times plotted in the figure.
+-- Iteration counts are written to
 -- `paper/data/vmi-fig6.19.tsv`, times to `paper/data/vmi-fig6.19-timing.tsv` and
 -- `paper/tables/vmi-fig6.19-timing.{tsv,md}` (machine-dependent).
 --

@@ -70,6 +70,55 @@ describe("Kepler model (19) and its exact unperturbed flow #asan", function()
     assert.is_true(dP > 0.1, "printed energy drift " .. dP)
   end)
 
+  it("kz_kepler_energy is NaN for a NULL or non-finite state, E = |v|^2/2 - 1/r otherwise", function()
+    assert.are.equal(-0.5, C.kz_kepler_energy(kz.vec(4, { 1, 0, 0, 1 })))
+    assert.is_near(0.5 * (0.16 + 1.21) - 1 / math.sqrt(0.58), C.kz_kepler_energy(kz.vec(4, { 0.7, 0.3, -0.4, 1.1 })), 1e-15)
+    local e = C.kz_kepler_energy(nil)
+    assert.is_true(e ~= e, "NULL gave " .. tostring(e))
+    for i = 0, 3 do
+      for _, bad in ipairs { 0 / 0, 1 / 0, -1 / 0 } do
+        local y = kz.vec(4, { 1, 0, 0, 1 })
+        y[i] = bad -- e.g. x1 = inf would give 0 - 1/inf = 0 without the check
+        e = C.kz_kepler_energy(y)
+        assert.is_true(e ~= e, string.format("y[%d] = %g gave %g", i, bad, e))
+      end
+    end
+  end)
+
+  it("the perturbation half-step A solves its implicit-midpoint equation, or fails with KZ_ENOCONV (never a silent unconverged value)", function()
+    -- v' = v + c G(x) with c = h eps lam(x, (v + v')/2): check c against the equation
+    local function lam(x1, x2, v1, v2) local m = 2 / math.sqrt(x1 * x1 + x2 * x2) - v1 * v1 - v2 * v2; return m ^ -1.5 end
+    local x1, x2 = 0.8, 0.6
+    local r2 = x1 * x1 + x2 * x2
+    local G1 = -4.5 * x1 * r2 ^ -2.5 + 7.5 * x1 ^ 3 * r2 ^ -3.5
+    -- (eps, h): fast to slow (28 iterations) contraction
+    for _, c in ipairs { { 0.01, 0.5 }, { 0.05, 2 }, { 0.3, 0.5 } } do
+      local mod = sam.kepler(c[1])
+      local y0 = { x1, x2, -0.5, 0.7 }
+      local y, r = kz.vec(4, y0), kz.report()
+      assert.are.equal(0, mod.split.flow_a(mod.split.par, 0, c[2], y, r))
+      local cc = (y[2] - y0[3]) / G1
+      local want = c[2] * c[1] * lam(x1, x2, (y0[3] + y[2]) / 2, (y0[4] + y[3]) / 2)
+      assert.is_true(math.abs(cc - want) <= 1e-12 * math.abs(want), string.format("eps %g h %g: c %.17g want %.17g", c[1], c[2], cc, want))
+      assert.is_true(tonumber(r.newton_iters) >= 2)
+    end
+    -- eps = 0.5, h = 1 from the circular orbit: the fixed-point correction grows after a few
+    -- iterations (c = h eps lam(v + c G/2) has no attracting solution); the old stopping rule
+    -- "correction no longer shrinks" accepted it as converged
+    local mod = sam.kepler(0.5)
+    local y, r = kz.vec(4, sam.kepler_y0), kz.report()
+    assert.are.equal(C.KZ_ENOCONV, mod.split.flow_a(mod.split.par, 0, 0.5, y, r))
+    assert.are.equal("kepler midpoint", ffi.string(r.param))
+    -- through a Strang step (state restored) and a run (failed step named)
+    y = kz.vec(4, sam.kepler_y0)
+    local m = errmsg(kz.call, "kz_strang_step", mod.split, 0, 1, y, kz.vec(4), kz.report())
+    assert.truthy(m:find("did not converge", 1, true) and m:find("'kepler midpoint'", 1, true), m)
+    for i = 1, 4 do assert.are.equal(sam.kepler_y0[i], y[i - 1]) end
+    m = errmsg(kz.call, "kz_micro_run", sam.micro(mod, "strang").c, 0, 1, 5, y, kz.report())
+    assert.truthy(m:find("did not converge", 1, true) and m:find("at step 0", 1, true), m)
+    for i = 1, 4 do assert.are.equal(sam.kepler_y0[i], y[i - 1]) end
+  end)
+
   it("the reference of the scenarios matches an independent implementation (notes, PILOT)", function()
     -- RK4 + Richardson at tau_end = (pi/8)/eps, eps = 2^-12; notes seed-003 Sec. 3.1
     local ks = sam.kepler_setup(2^-12, 1024)
@@ -88,6 +137,29 @@ describe("Strang splitting #asan", function()
       for i = 1, mod.dim do assert.is_near(y0[i], y[i - 1], 1e-14) end
       assert.are.equal(2, tonumber(r.micro_steps))
     end
+  end)
+
+  it("kz_strang_run and kz_micro_run (one run-with-restore): a failing run restores y and names the failed step", function()
+    -- flow A: y += h, failing once t >= 0.24; flow B: y *= 2. Steps of 0.1 from 0: the second
+    -- A half-step of step 2 starts at t = 0.25 and fails.
+    local fa = ffi.cast("kz_flow_fn", function(_, t, h, y) if t >= 0.24 then return C.KZ_EDOMAIN end y[0] = y[0] + h; return 0 end)
+    local fb = ffi.cast("kz_flow_fn", function(_, _, _, y) y[0] = 2 * y[0]; return 0 end)
+    local split = ffi.new("kz_split", { 1, fa, fb, nil })
+    local mi = ffi.new("kz_micro")
+    mi.kind, mi.split = C.KZ_MICRO_STRANG, split
+    -- two good steps: ((1 + .05) 2 + .05 + .05) 2 + .05 = 4.45
+    local y, r = kz.vec(1, { 1 }), kz.report()
+    kz.call("kz_strang_run", split, 0, 0.1, 2, y, r)
+    assert.is_near(4.45, y[0], 1e-14)
+    for _, call in ipairs { { "kz_strang_run", split }, { "kz_micro_run", mi } } do
+      y, r = kz.vec(1, { 1 }), kz.report()
+      local m = errmsg(kz.call, call[1], call[2], 0, 0.1, 5, y, r)
+      assert.are.equal(1, y[0])
+      assert.are.equal(2, tonumber(r.fail_step), m)
+      assert.are.equal(2, tonumber(r.micro_steps))
+      assert.truthy(m:find("outside its domain", 1, true) and m:find("at step 2", 1, true), m)
+    end
+    fa:free(); fb:free()
   end)
 
   it("is second order (van der Pol, eps = 0.3, tau = 2 pi)", function()
@@ -127,6 +199,52 @@ describe("Dormand-Prince 5(4) #asan", function()
     end
     assert.is_near(32, errs[1] / errs[2], 5)
     assert.is_near(32, errs[2] / errs[3], 5)
+  end)
+
+  it("ode45 mode rejects and halves a step whose stages leave the rhs's domain or overflow; constant steps fail", function()
+    -- y' = -10 y, y(0) = 1, to t = 1 from a first step h = 1: its stages reach |y| > 2, where
+    -- the rhs either returns an error (domain) or an enormous value (overflow: ynew = inf)
+    for _, kind in ipairs { "domain", "overflow" } do
+      local nbad = 0
+      local cb = ffi.cast("kz_rhs_fn", function(_, _, y, dy)
+        if math.abs(y[0]) > 2 then
+          nbad = nbad + 1
+          if kind == "domain" then return C.KZ_EDOMAIN end
+          dy[0] = -1e300 * y[0]
+          return 0
+        end
+        dy[0] = -10 * y[0]
+        return 0
+      end)
+      local sys = ffi.new("kz_sys1", { 1, cb, nil })
+      local p = ffi.new("kz_dopri_params", { C.KZ_DOPRI_ODE45, 1, 1e-8, 1e-8, 1 })
+      local yout, r = kz.vec(1), kz.report()
+      kz.call("kz_dopri_run", sys, p, 0, kz.vec(1, { 1 }), 1, kz.vec(1, { 1 }), yout, nil, nil, 0, nil, r)
+      assert.is_true(nbad > 0, kind)
+      assert.is_true(tonumber(r.rejected) >= 1, kind)
+      assert.is_near(math.exp(-10), yout[0], 1e-8)
+      assert.is_true(r.param == nil, kind) -- diagnostics untouched by a run that succeeds
+      p.mode = C.KZ_DOPRI_CONSTANT
+      yout = kz.vec(1, { 7 })
+      local m = errmsg(kz.call, "kz_dopri_run", sys, p, 0, kz.vec(1, { 1 }), 1, kz.vec(1, { 1 }), yout, nil, nil, 0, nil, kz.report())
+      assert.truthy(m:find("at step 0", 1, true), m)
+      assert.truthy(m:find(kind == "domain" and "'rhs'" or "'y'", 1, true), m)
+      assert.are.equal(7, yout[0])
+      cb:free()
+    end
+  end)
+
+  it("ode45 mode fails with KZ_ENOCONV at the time where the rhs fails whatever the step", function()
+    local cb = ffi.cast("kz_rhs_fn", function(_, t, y, dy) if t > 0.5 then return C.KZ_EDOMAIN end dy[0] = -y[0]; return 0 end)
+    local sys = ffi.new("kz_sys1", { 1, cb, nil })
+    local p = ffi.new("kz_dopri_params", { C.KZ_DOPRI_ODE45, 0, 1e-6, 1e-6, 0 })
+    local yout, r = kz.vec(1, { 7 }), kz.report()
+    local st = C.kz_dopri_run(sys, p, 0, kz.vec(1, { 1 }), 1, kz.vec(1, { 1 }), yout, nil, nil, 0, nil, r)
+    assert.are.equal(C.KZ_ENOCONV, st)
+    assert.are.equal("rhs", ffi.string(r.param))
+    assert.is_true(r.fail_time <= 0.5 and r.fail_time > 0.5 - 1e-13, string.format("t = %.17g", r.fail_time))
+    assert.are.equal(7, yout[0])
+    cb:free()
   end)
 
   it("ode45 mode: dense outputs meet the tolerance, do not change the steps, and tighter tolerances cost more steps", function()
@@ -233,6 +351,41 @@ describe("multirevolution RK4 (32) #asan", function()
     assert.is_near(0.5, a[4], 1e-8)
     assert.is_near(0.5, a[9], 1e-8)
     assert.is_near(1, a[14], 1e-8)
+  end)
+
+  it("is the composition (30)-(31) of one-period micro-integrations from t0, bit for bit; a failure restores y", function()
+    local mi = sam.micro(sam.kepler(2^-8), "strang")
+    local p, M, N = params { n = 16, t0 = 0.25 }, 8, 3
+    local b, a = kz.vec(4), kz.vec(16)
+    kz.call("kz_mr_coefficients", M, b, a, kz.report())
+    local y = { 0.9, 0.1, -0.05, 1.1 }
+    local y0 = { y[1], y[2], y[3], y[4] }
+    for _ = 1, N do
+      local D = {}
+      for i = 1, 4 do
+        local Z = {}
+        for c = 1, 4 do
+          local acc = 0
+          for j = 1, i - 1 do acc = acc + a[(i - 1) * 4 + j - 1] * D[j][c] end
+          Z[c] = y[c] + M * acc
+        end
+        local psi = kz.vec(4, Z)
+        kz.call("kz_micro_run", mi.c, 0.25, twopi / 16, 16, psi, kz.report())
+        D[i] = {}
+        for c = 1, 4 do D[i][c] = psi[c - 1] - Z[c] end
+      end
+      for c = 1, 4 do y[c] = y[c] + M * (b[0] * D[1][c] + b[1] * D[2][c] + b[2] * D[3][c] + b[3] * D[4][c]) end
+    end
+    local yc, r = kz.vec(4, y0), kz.report()
+    kz.call("kz_mr_run", mi.c, p, M, N, yc, r)
+    for c = 1, 4 do assert.are.equal(y[c], yc[c - 1]) end
+    assert.are.equal(4 * 16 * N, tonumber(r.micro_steps))
+    assert.are.equal(N, tonumber(r.macro_steps))
+    -- from a hyperbolic state the Kepler flow refuses the first micro-step: y as it was, step named
+    local yh = kz.vec(4, { 1, 0, 0, 2 })
+    local m = errmsg(kz.call, "kz_mr_run", mi.c, p, M, N, yh, kz.report())
+    assert.truthy(m:find("'kepler energy'", 1, true) and m:find("at step 0", 1, true), m)
+    assert.are.equal(2, yh[3])
   end)
 
   it("is fourth order: one step of M = 16 periods has local error ratio -> 32 as eps halves", function()

@@ -104,9 +104,103 @@ describe("vmi C API: bad input #asan", function()
     assert.are.equal(10, res.counts.macro_steps)
     assert.are.equal(40, res.counts.micro_steps)
     assert.are.equal(res.counts.newton_iters, res.counts.jac_evals)
-    assert.is_true(res.counts.newton_iters >= 10 and res.counts.newton_iters <= 60)
+    -- Newton with the exact Jacobian: residual ~1e-4 after one iteration, ~1e-12 after two
+    -- (the doubled slow-row block of an earlier version needed 3 per step here)
+    assert.is_true(res.counts.newton_iters >= 10 and res.counts.newton_iters <= 20, res.counts.newton_iters)
     -- one gradient evaluation of V and one of W per micro interval per residual evaluation
     assert.are.equal(2 * 4 * (res.counts.newton_iters + 10), res.counts.force_evals)
+    -- the alpha = 1/2 trapezoid in V has two quadrature points, W (midpoint) one
+    res = V.run(fpu, "TMh", { p = 4, dT = 0.05, N = 10, tol = 1e-10 })
+    assert.are.equal(3 * 4 * (res.counts.newton_iters + 10), res.counts.force_evals)
+    -- measuring energies is not work of the method: kz_vmi_energy counts nothing
+    local r = kz.report()
+    kz.call("kz_vmi_energy", fpu.model, kz.vec(12, fpu.y0), kz.vec(3), r)
+    for k, v in pairs(kz.counts(r)) do assert.are.equal(0, v, k) end
+  end)
+
+  it("a failed step leaves y and the micro buffer as they were (Newton failure, overflow)", function()
+    local P = V.params("MM", { p = 5, dT = 0.3, tol = 1e-300, max_iter = 2 })
+    local micro = kz.vec(6 * 6)
+    for i = 0, 35 do micro[i] = -777 end
+    local ok = pcall(kz.call, "kz_vmi_step", fpu.model, P, 0, kz.vec(12, fpu.y0), micro, nil, kz.report())
+    assert.is_false(ok)
+    for i = 0, 35 do assert.are.equal(-777, micro[i]) end
+    -- A step whose residual vanishes but whose new momentum overflows: nf = 1, ns = 0, V = -1e308 q,
+    -- right rectangle rule, dt = 1, p^f = 1e308: the momentum equation gives p^f - dt V' = inf.
+    local cb = ffi.cast("kz_vmi_slow_fn", function(_, _, qf, v, _, gf, _)
+      if v ~= nil then v[0] = -1e308 * qf[0] end
+      if gf ~= nil then gf[0] = gf[0] - 1e308 end
+      return 0
+    end)
+    local m = ffi.new("kz_vmi_model")
+    m.ns, m.nf, m.mass_s, m.mass_f, m.V = 0, 1, 1, 1, cb
+    P = V.params({ alpha_V = 1, gamma_V = 0, alpha_W = 1, gamma_W = 0 }, { p = 1, dT = 1 })
+    local y, mic = kz.vec(2, { 0, 1e308 }), kz.vec(4, { -7, -7, -7, -7 })
+    local err = attempt("kz_vmi_step", m, P, 0, y, mic, nil, kz.report())
+    cb:free()
+    assert.matches("non%-finite %(parameter 'y'%)", err)
+    assert.are.same({ 0, 1e308, -7, -7, -7, -7 }, { y[0], y[1], mic[0], mic[1], mic[2], mic[3] })
+  end)
+
+  it("the dense solver's size cap (p nf + ns <= 2e4) does not apply to the structured one", function()
+    local nw, ni = ffi.new("long long[1]"), ffi.new("long long[1]")
+    kz.call("kz_arrow_work_size", 100000, 3, 3, C.KZ_VMI_STRUCTURED, nw, ni, kz.report())
+    assert.are.equal(100000 * 3 * 4 + 9 + 3 + 3, tonumber(nw[0]))
+    assert.matches("'p'", attempt("kz_arrow_work_size", 100000, 3, 3, C.KZ_VMI_DENSE, nw, ni, kz.report()))
+    -- one FPU step with 3 * 7000 + 3 = 21003 unknowns (dt = 1e-4)
+    local P = V.params("MM", { p = 7000, dT = 0.7, tol = 1e-9 })
+    local y = kz.vec(12, fpu.y0)
+    kz.call("kz_vmi_step", fpu.model, P, 0, y, nil, nil, kz.report())
+    assert.is_true(y[0] ~= 1 and y[0] == y[0])
+    P.solver = C.KZ_VMI_DENSE
+    assert.matches("'p'", attempt("kz_vmi_step", fpu.model, P, 0, y, nil, nil, kz.report()))
+  end)
+end)
+
+-- The max-norm residual after k Newton iterations of the first step from y0, read through the
+-- public API: the smallest tolerance at which kz_vmi_step succeeds with max_iter = k (bisection
+-- on log10 tol; the residuals decrease, so success is monotone in tol).
+local function residual_after(model, scheme, o, k)
+  local function ok(lt)
+    local P = V.params(scheme, { p = o.p, dT = o.dT, tol = 10 ^ lt, max_iter = k })
+    return C.kz_vmi_step(model.model, P, 0, kz.vec(model.d, model.y0), nil, nil, nil) == 0
+  end
+  local lo, hi = -300, 10
+  assert(ok(hi) and not ok(lo), "residual probe out of range")
+  for _ = 1, 50 do
+    local m = 0.5 * (lo + hi)
+    if ok(m) then hi = m else lo = m end
+  end
+  return 10 ^ hi
+end
+
+describe("vmi Newton converges quadratically (exact Jacobian) #asan", function()
+  it("residuals r_k after k iterations: convergence order log(r3/r2)/log(r2/r1) near 2, not 1", function()
+    -- Spring ring, dT = 0.05, from the standard initial guess: r1 ~ 1..10, r2 ~ 1e-3, r3 ~ 1e-9.
+    -- A Jacobian that is wrong in one block (the slow row, counted twice in an earlier version)
+    -- gives linear convergence, order ~ 0.9 and r3 ~ 3e-5 here.
+    local ring = V.ring()
+    for _, sch in ipairs { "MM", "TM", "TT", "TTh" } do
+      for _, p in ipairs { 5, 50 } do
+        local r1 = residual_after(ring, sch, { p = p, dT = 0.05 }, 1)
+        local r2 = residual_after(ring, sch, { p = p, dT = 0.05 }, 2)
+        local r3 = residual_after(ring, sch, { p = p, dT = 0.05 }, 3)
+        local order = math.log(r3 / r2) / math.log(r2 / r1)
+        local msg = string.format("%s p=%d: r = %.3g %.3g %.3g, order %.2f", sch, p, r1, r2, r3, order)
+        assert.is_true(r1 > 1e-2 and r2 < 1e-1 * r1, msg)
+        assert.is_true(order > 1.5, msg)
+        assert.is_true(r3 < 1e-8, msg)
+      end
+    end
+  end)
+
+  it("FPU, dt = 0.001: one iteration per step at p = 1, at most two at p = 50 (tol 1e-9)", function()
+    local fpu = V.fpu()
+    for _, c in ipairs { { "MM", 1, 1 }, { "TM", 1, 1 }, { "TT", 1, 1 }, { "MM", 5, 2 }, { "MM", 50, 2 }, { "TT", 50, 2 } } do
+      local res = V.run(fpu, c[1], { p = c[2], dT = 0.001 * c[2], N = math.floor(400 / c[2]), tol = 1e-9 })
+      assert.is_true(res.counts.newton_iters <= c[3] * res.N, string.format("%s p=%d: %d iterations in %d steps",
+        c[1], c[2], res.counts.newton_iters, res.N))
+    end
   end)
 end)
 
@@ -212,9 +306,20 @@ describe("vmi geometric properties #asan", function()
 
   it("structured and dense solvers give the same step (spring ring, p = 7)", function()
     local ring = V.ring()
-    local a = step(ring, "MM", { p = 7, dT = 0.01, tol = 1e-10, solver = "structured" }, ring.y0)
-    local b = step(ring, "MM", { p = 7, dT = 0.01, tol = 1e-10, solver = "dense" }, ring.y0)
-    for i = 1, 36 do assert.is_true(math.abs(a[i] - b[i]) < 1e-11 * (1 + math.abs(a[i]))) end
+    -- Both solvers get the same Jacobian, so their agreement alone cannot catch a wrong one: also
+    -- compare with the converged step (tol near round-off) and check that each takes the two
+    -- iterations of a quadratically convergent Newton (residual ~3e-3, then ~2e-12 < tol).
+    local c = step(ring, "MM", { p = 7, dT = 0.01, tol = 1e-13, max_iter = 10 }, ring.y0)
+    for _, sch in ipairs { "MM", "TT" } do
+      local a, _, ra = step(ring, sch, { p = 7, dT = 0.01, tol = 1e-10, solver = "structured" }, ring.y0)
+      local b, _, rb = step(ring, sch, { p = 7, dT = 0.01, tol = 1e-10, solver = "dense" }, ring.y0)
+      for i = 1, 36 do assert.is_true(math.abs(a[i] - b[i]) < 1e-11 * (1 + math.abs(a[i]))) end
+      assert.are.equal(2, tonumber(ra.newton_iters), sch)
+      assert.are.equal(2, tonumber(rb.newton_iters), sch)
+      if sch == "MM" then
+        for i = 1, 36 do assert.is_true(math.abs(a[i] - c[i]) < 1e-12 * (1 + math.abs(c[i])), i) end
+      end
+    end
   end)
 
   it("the structured solver's workspace grows linearly in p, the dense one quadratically", function()

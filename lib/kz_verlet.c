@@ -72,30 +72,16 @@ int kz_verlet_trajectory(const kz_sys2 *s, double t0, double h, long long sub, l
   return st;
 }
 
+/* n steps = a trajectory with a single recorded interval (n = 0 validates, evaluates a once). */
 int kz_verlet_run(const kz_sys2 *s, double t, double h, long long n, double *q, double *v,
                   kz_report *r)
 {
   if (!s || !s->accel) return kz_bad(r, KZ_ENULL, "system");
   if (s->dim < 1) return kz_bad(r, KZ_EDOMAIN, "dim");
   if (n < 0) return kz_bad(r, KZ_EDOMAIN, "n");
-  KZ_TRY(kz_check_num(r, t, "t", 0));
-  KZ_TRY(kz_check_num(r, h, "h", 0));
-  KZ_TRY(kz_check_vec(r, q, s->dim, "q"));
-  KZ_TRY(kz_check_vec(r, v, s->dim, "v"));
-  const int d = s->dim;
-  double *buf = malloc(sizeof(double) * 5 * (size_t)d);
-  if (!buf) return kz_bad(r, KZ_ENOMEM, "work");
-  double *a = buf, *work = buf + d, *q0 = buf + 3 * d, *v0 = buf + 4 * d;
-  memcpy(q0, q, sizeof(double) * d);
-  memcpy(v0, v, sizeof(double) * d);
-  int st = s->accel(s->par, t, q, a);
-  if (r) r->force_evals++;
-  for (long long k = 0; st == KZ_OK && k < n; k++)
-    st = kz_verlet_step(s, t + (double)k * h, h, q, v, a, work, r);
-  if (st != KZ_OK) { /* leave the state as it was */
-    memcpy(q, q0, sizeof(double) * d);
-    memcpy(v, v0, sizeof(double) * d);
-  }
-  free(buf);
+  double *out = malloc(sizeof(double) * 2 * (size_t)s->dim);
+  if (!out) return kz_bad(r, KZ_ENOMEM, "work");
+  int st = kz_verlet_trajectory(s, t, h, n > 0 ? n : 1, n > 0 ? 1 : 0, q, v, out, NULL, r);
+  free(out);
   return st;
 }

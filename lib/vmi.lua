@@ -453,6 +453,20 @@ function M.fit_order(rows, p, col, count, which)
   return M.slope(xs, ys)
 end
 
+--- The parameters of the spring-ring energy scenarios (Figs. 6.6-6.8), scheme as given.
+function M.spring_ring_params(scheme)
+  return {
+    { "scheme", scheme, "", "quadrature (see lib/vmi.lua)", choices = { "MM", "TM", "TT", "TMh", "TTh" } },
+    { "dT", 0.01, "", "macro step", positive = true },
+    { "p", { 1, 5, 10 }, "", "micro steps per macro step (list)", integer = true, min = 1 },
+    { "T", 50, "", "final time", positive = true },
+    { "tol", 1e-8, "", "Newton tolerance (max-norm residual)", positive = true },
+    { "gravity", "physical", "", "sign of the gravity potential", choices = { "physical", "printed" } },
+    { "directions", "unperturbed", "", "positions defining v1, v2, v3", choices = { "unperturbed", "repositioned" } },
+    { "stride", 2, "", "write every stride-th macro node", integer = true, min = 1 },
+  }
+end
+
 --- The parameters every convergence scenario (Figs. 6.10-6.17) shares.
 function M.convergence_params(extra)
   local t = {

@@ -28,16 +28,8 @@ local V = require "vmi"
 local sc = S.new {
   id = "vmi-fig6.6",
   title = "Ober-Bloebaum et al. Fig. 6.6: spring-ring energy, midpoint-midpoint, dT = 0.01",
-  params = {
-    { "scheme", "MM", "", "quadrature (see lib/vmi.lua)", choices = { "MM", "TM", "TT", "TMh", "TTh" } },
-    { "dT", 0.01, "", "macro step", positive = true },
-    { "p", { 1, 5, 10 }, "", "micro steps per macro step (list)", integer = true, min = 1 },
-    { "T", 50, "", "final time", positive = true },
-    { "tol", 1e-8, "", "Newton tolerance (max-norm residual)", positive = true },
-    { "gravity", "physical", "", "sign of the gravity potential", choices = { "physical", "printed" } },
-    { "directions", "unperturbed", "", "positions defining v1, v2, v3", choices = { "unperturbed", "repositioned" } },
-    { "stride", 2, "", "write every stride-th macro node", integer = true, min = 1 },
-  },
+  -- ΔT = 0.01, p ∈ {1, 5, 10}, t_N = 50, Newton tolerance 1e-8 (§6.1); see V.spring_ring_params
+  params = V.spring_ring_params("MM"),
   quick = { T = 5 },
 }
 local P = sc:parse(arg)

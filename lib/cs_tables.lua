@@ -3,7 +3,9 @@
 -- and the "Averaged" column; written as paper/tables/<id>.tsv and laid out as in the paper,
 -- reproduced beside published, in paper/tables/<id>.md.
 local S = require "scenario"
+local E = require "experiment"
 local hmm = require "hmm"
+local models = require "models"
 
 local M = {}
 
@@ -30,29 +32,31 @@ local function frac(H)
 end
 
 --- Run the sweep, omega by omega (so each omega's rows are contiguous in the table file).
--- method: {variant, kernel, periods (eta = periods * 2 pi/omega), half_window}.
+-- method: {preset ('cs1' = Algorithm 1, 'cs2' = Algorithm 2), kernel, periods
+-- (eta = periods * 2 pi/omega), half_window}.
 function M.run(sc, P, method)
-  -- the exact averaged solution and Verlet on (2.5) do not depend on omega
-  local pend0 = hmm.pendulum { l = P.l, g = P.g, vmax = P.vmax, omega = 1 }
+  -- the exact averaged solution (RK4, steps of at most 1/20480 s, far below the three printed
+  -- digits) and Verlet with step H on (2.5) do not depend on omega
+  local pend0 = models.pendulum { l = P.l, g = P.g, vmax = P.vmax, omega = 1 }
   local exact, averaged = {}, {}
   for _, H in ipairs(P.H) do
-    exact[H] = hmm.reference(pend0.avg, P.T, H, P.Q0, P.P0)
-    averaged[H] = hmm.maxdiff(hmm.verlet(pend0.avg, P.T, H, P.Q0, P.P0), exact[H])
+    exact[H] = E.grid(pend0.avg, P.T, H, { P.Q0, P.P0 }, 1 / 20480)[1]
+    averaged[H] = E.maxdiff(E.grid(pend0.avg, P.T, H, { P.Q0, P.P0 }, H, "verlet")[1], exact[H])
   end
   local rows = {}
   sc:progress_start(#P.H * #P.omega)
   for _, omega in ipairs(P.omega) do
-    local pend = hmm.pendulum { l = P.l, g = P.g, vmax = P.vmax, omega = omega, theta0 = P.theta0 }
+    local pend = models.pendulum { l = P.l, g = P.g, vmax = P.vmax, omega = omega, theta0 = P.theta0 }
     local period = 2 * math.pi / omega
     for _, H in ipairs(P.H) do
-      local Q, work = hmm.run(pend, {
-        variant = method.variant, kernel = method.kernel, half_window = method.half_window,
+      local Q, _, work = hmm.run(pend, {
+        preset = method.preset, kernel = method.kernel, half_window = method.half_window,
         H = H, T = P.T, eta = method.periods * period, h = period * H / P.Tmacro,
         Q0 = P.Q0, P0 = P.P0 })
       local curve = {}
       for n = 1, #Q do curve[n] = Q[n] - exact[H][n] end
       rows[#rows + 1] = { H = H, omega = omega, microsteps = work.micro_steps,
-                          error = hmm.maxdiff(Q, exact[H]), averaged_error = averaged[H], curve = curve }
+                          error = E.maxdiff(Q, exact[H]), averaged_error = averaged[H], curve = curve }
       sc:progress(string.format("H=%s omega=%g", frac(H), omega))
     end
   end

@@ -1,7 +1,7 @@
 /* kapitza.h -- the one public header of libkapitza.
  *
  * Numerical integrators for highly oscillatory and multirate mechanical systems:
- * heterogeneous multiscale methods (Calvo & Sanz-Serna 2009; Sharp, Tsai & Engquist 2005;
+ * heterogeneous multiscale methods (Calvo & Sanz-Serna 2010; Sharp, Tsai & Engquist 2005;
  * Fredbo), stroboscopic averaging (Calvo, Chartier, Murua & Sanz-Serna 2011) and variational
  * multirate integrators (Ober-Bloebaum, Wenger, Gail & Leyendecker).
  *
@@ -11,6 +11,14 @@
  * an int status (enum kz_status) explained by kz_strerror(); nothing here aborts or keeps global
  * mutable state, so two runs in one process never interfere.
  *
+ * Layers
+ *  1. Systems (kz_sys): y' = f(t, y) with optional structure (second-order form, split flows).
+ *  2. The stepper registry (kz_step_type): every one-step method, written once, in one table;
+ *     the drivers kz_run / kz_trajectory integrate any system with any registered stepper.
+ *  3. Methods composed from steppers: HMM (kz_hmm_*), SAM / LISP / multirevolution (kz_sam_*,
+ *     kz_mr_*), the ode45 controller, variational multirate integrators (kz_vmi_*).
+ *  4. Models: each fills the system structs its methods need and owns its reconstruction.
+ *
  * Conventions
  *  - A "report" (kz_report) is passed to every method: it counts the work done (micro-steps,
  *    force/right-hand-side evaluations, macro steps, Newton iterations, rejected steps) and, when
@@ -18,9 +26,12 @@
  *  - Work counters are accumulated, never reset by a method: call kz_report_init() first.
  *  - A failed call leaves the caller's state arrays as they were on entry, unless the function's
  *    comment says otherwise.
+ *  - Arguments are checked once per call of a run or leg, never once per step.
  */
 #ifndef KAPITZA_H
 #define KAPITZA_H
+
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -62,45 +73,269 @@ typedef struct kz_report {
 /* Zero the counters and clear the diagnostics. */
 void kz_report_init(kz_report *r);
 
+/* Number of steps round(T/H) if T/H is within 1e-9 of an integer >= 1, else -1. */
+long long kz_steps_in(double T, double H);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Systems                                                                                     */
 /* ------------------------------------------------------------------------------------------ */
 
-/* A first-order system y' = f(t, y) of dimension dim. rhs returns KZ_OK or a status. */
+/* y' = f(t, y). Every function returns KZ_OK or a status. */
 typedef int (*kz_rhs_fn)(void *par, double t, const double *y, double *dydt);
-typedef struct kz_sys1 {
+/* Second-order form: the (mass-normalised) force a(t, q). */
+typedef int (*kz_accel_fn)(void *par, double t, const double *q, double *a);
+/* A sub-flow for splitting methods: advance y in place by h (h may be negative) from time t.
+ * A failed flow may leave y modified: the stepper restores it. */
+typedef int (*kz_flow_fn)(void *par, double t, double h, double *y, kz_report *r);
+
+/* The one system type every stepper takes: y' = f(t, y) of dimension dim, plus the optional
+ * structure that some steppers need (zero when absent; ffi.new and "= {dim, rhs, par}" zero it):
+ *  - second-order form (velocity Verlet, symplectic Euler, leapfrog): y = (q, v), dim = 2 nq,
+ *    q' = v, v' = accel(t, q). When rhs is NULL, f is (v, accel(t, q)).
+ *  - split form (Strang): f = A + B with the flows flow_a of A and flow_b of B.
+ * par is passed to rhs, accel and the flows. */
+typedef struct kz_sys {
   int dim;
   kz_rhs_fn rhs;
   void *par;
-} kz_sys1;
-
-/* A second-order system q'' = a(t, q) (mass-normalised force), q of dimension dim. */
-typedef int (*kz_accel_fn)(void *par, double t, const double *q, double *a);
-typedef struct kz_sys2 {
-  int dim;
+  int nq;
   kz_accel_fn accel;
-  void *par;
-} kz_sys2;
+  kz_flow_fn flow_a;
+  kz_flow_fn flow_b;
+} kz_sys;
 
-/* A vibrated second-order system q'' = f(q, theta; omega), theta = omega t + theta0, with f
- * 2*pi-periodic in the fast phase theta (Calvo & Sanz-Serna (2.9), (3.1)). even_in_theta != 0
- * declares f(q, -theta) = f(q, theta), which lets asynchronous HMM halve its windows. */
-typedef int (*kz_vforce_fn)(void *par, double theta, const double *q, double *f);
-typedef struct kz_vib2 {
-  int dim;
-  double omega;
-  double theta0;
-  int even_in_theta;
-  kz_vforce_fn force;
-  void *par;
-} kz_vib2;
+/* f(t, y) of s into f (dim numbers), through rhs or the second-order form; counts one force
+ * evaluation. A measurement and test helper; steppers call the same code internally. */
+int kz_sys_eval(const kz_sys *s, double t, const double *y, double *f, kz_report *r);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Models                                                                                      */
+/* The stepper registry (GSL odeiv2 manner): kz_step.c and one kz_step_<name>.c per method     */
+/* ------------------------------------------------------------------------------------------ */
+
+/* What a stepper needs from the system (bit set). */
+enum kz_step_needs {
+  KZ_NEEDS_RHS = 1,   /* f(t, y): rhs, or the second-order form */
+  KZ_NEEDS_ACCEL = 2, /* the second-order form (nq > 0, accel) */
+  KZ_NEEDS_FLOWS = 4  /* the split form (flow_a, flow_b) */
+};
+
+/* One step of size h (h < 0 integrates backward) from (t, y), y updated in place.
+ * f_in: f(t, y) if the caller has it (may be NULL; steppers that start with f(t, y) then skip
+ * that evaluation). f_out: if not NULL, receives f(t + h, y_new) -- free for steppers with
+ * fsal = 1, one more evaluation (counted) otherwise. work: kz_step_work(T, dim) doubles.
+ * A step counts its evaluations in force_evals and, on success, one micro-step. A failed
+ * evaluation returns its status (parameter "rhs", "accel" or the flow's, with the time) and
+ * leaves y as it was. apply does not check its arguments and does not test the result for
+ * finiteness: the drivers do both (once per run, and at every recorded output). */
+typedef int (*kz_step_apply_fn)(const kz_sys *s, double t, double h, double *y,
+                                const double *f_in, double *f_out, double *work, kz_report *r);
+/* Doubles of workspace for a system of dimension dim. */
+typedef size_t (*kz_step_work_fn)(int dim);
+
+typedef struct kz_step_type {
+  const char *name;        /* registry key: "rk4", "verlet", ... */
+  const char *description; /* the method and its literature reference */
+  int order;               /* classical order of convergence */
+  int reversible;          /* 1: symmetric, the step with -h inverts the step with h */
+  int needs;               /* enum kz_step_needs bits */
+  int fsal;                /* 1: f_out costs no extra evaluation (first same as last) */
+  int evals;               /* force evaluations per step of a run (fsal: plus one to start) */
+  kz_step_work_fn work;
+  kz_step_apply_fn apply;
+} kz_step_type;
+
+/* The registered steppers, exported as pointers (adding one: a kz_step_<name>.c defining its
+ * kz_step_type, and one line in the table of kz_step.c). */
+extern const kz_step_type *const kz_step_euler;    /* forward Euler, order 1 */
+extern const kz_step_type *const kz_step_symeuler; /* symplectic Euler, kick then drift, 1 */
+extern const kz_step_type *const kz_step_verlet;   /* velocity Verlet, kick-drift-kick, 2 */
+extern const kz_step_type *const kz_step_leapfrog; /* leapfrog, drift-kick-drift, 2 */
+extern const kz_step_type *const kz_step_rk4;      /* classical Runge-Kutta, 4 */
+extern const kz_step_type *const kz_step_strang;   /* Strang splitting A(h/2) B(h) A(h/2), 2 */
+extern const kz_step_type *const kz_step_dp5;      /* Dormand-Prince 5(4), 5th-order solution */
+
+/* The registry: the number of steppers, the i-th (NULL out of range), lookup by name (NULL if
+ * unknown). */
+int kz_step_count(void);
+const kz_step_type *kz_step_at(int i);
+const kz_step_type *kz_step_find(const char *name);
+
+/* Doubles of workspace T needs for dimension dim (0 for bad arguments). */
+size_t kz_step_work(const kz_step_type *T, int dim);
+/* Can T integrate s? KZ_ENULL ("stepper", "system"), KZ_EDOMAIN ("dim", "nq") or KZ_EMODEL
+ * (parameter "stepper": s lacks what T needs). Every method calls it once per run. */
+int kz_step_check(const kz_step_type *T, const kz_sys *s, kz_report *r);
+
+/* One checked step of T (a convenience for tests and single steps: the loops below call the
+ * stepper's apply directly). A non-finite result is KZ_EDIVERGED; y is unchanged on failure. */
+int kz_step_apply(const kz_step_type *T, const kz_sys *s, double t, double h, double *y,
+                  kz_report *r);
+/* n steps of size h from t (step k starts at t + k h). On failure y is as on entry and
+ * r->fail_step is the index of the failed step (or n for a non-finite end state). */
+int kz_run(const kz_step_type *T, const kz_sys *s, double t, double h, long long n, double *y,
+           kz_report *r);
+/* nout*sub steps of size h from t0 (step k starts at t0 + k h), recording y every sub steps:
+ * out gets (nout+1)*dim numbers, the initial y first; y holds the final state (restored on
+ * failure, when out is unspecified). Reference solutions are computed with it. */
+int kz_trajectory(const kz_step_type *T, const kz_sys *s, double t0, double h, long long sub,
+                  long long nout, double *y, double *out, kz_report *r);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Kernels (Calvo & Sanz-Serna (2.12)-(2.13); Sharp, Tsai & Engquist (3.5); Fredbo Fig. 3)     */
+/* K even on (-1, 1) with unit mass; K_eta(t) = (2/eta) K(2t/eta) on |t| < eta/2.              */
+/* ------------------------------------------------------------------------------------------ */
+
+enum kz_kernel_kind {
+  KZ_KERNEL_UNIFORM = 0,     /* K = 1/2: "simple filtering" (2.16) with eta = 2 pi / omega */
+  KZ_KERNEL_EXPONENTIAL = 1, /* K^exp(1) = C1 exp(5 / (x^2 - 1)): (2.13), and (3.5) of Sharp,
+                              * Tsai & Engquist with x = 2u (their 422.11 = 2 C1, printed) */
+  KZ_KERNEL_COSINE = 2,      /* K = (1 + cos(pi x)) / 2 */
+  KZ_KERNEL_EXP2 = 3,        /* K^exp(2) = C2 exp(5 / (4 (x^2 - 1))) (Fredbo, Fig. 3b) */
+  KZ_KERNEL_END = 4
+};
+
+/* The kernel value K(x) (normalised: its integral over (-1, 1) is 1); 0 outside (-1, 1). */
+double kz_kernel_value(int kind, double x);
+/* The normalising constant C (K = C * shape): closed form for the uniform and cosine kernels,
+ * the trapezoidal rule on 2^14 panels for the exponential ones (C1 = 211.0754,
+ * C2 = 3.073919). */
+double kz_kernel_constant(int kind);
+/* Moment  int_{-1}^{1} x^k K(x) dx, by quadrature. */
+double kz_kernel_moment(int kind, int k);
+
+/* Quadrature weights for  int K_eta(t) f(t) dt  on the micro grid t_j = j h, eta/2 = n h:
+ * j = -n..n (two-sided, 2n+1 weights; half = 0) or j = 0..n (one-sided half window for even
+ * integrands, n+1 weights; half = 1, the weights then approximate 2 int_0^{eta/2}). The
+ * trapezoidal rule on the grid. constant = 0: the weights are normalised to sum to 1 exactly (a
+ * discrete unit mass, the default of every method); constant > 0: K = constant * shape is used
+ * as it stands (w_j = K(j/n)/n, doubled on a half window), e.g. a constant printed in a paper. */
+int kz_kernel_weights(int kind, long long n, int half, double constant, double *w,
+                      kz_report *r);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Fast-forced systems and the HMM (kz_hmm.c: force estimation; kz_hmm_macro.c: macro schemes) */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A system driven by a fast periodic forcing: y' = f(theta, y), f 2 pi-periodic in the fast
+ * phase theta = omega t + theta0 (Calvo & Sanz-Serna (2.9), (3.1); Sharp, Tsai & Engquist
+ * (1.1) with omega = 2 pi / eps). Second-order form as in kz_sys: nq > 0, y = (q, v),
+ * v' = accel(theta, q). The model owns its reconstruction: the micro initial state y (dim)
+ * from the macro state Y = (Q, P) at the phase theta of t_n (NULL = identity). */
+typedef int (*kz_phase_rhs_fn)(void *par, double theta, const double *y, double *dydt);
+typedef int (*kz_phase_accel_fn)(void *par, double theta, const double *q, double *a);
+typedef int (*kz_recon_fn)(void *par, double theta, const double *Y, double *y);
+
+typedef struct kz_vib {
+  int dim;
+  int nq;
+  double omega;              /* angular frequency of the forcing */
+  double theta0;             /* phase at t = 0 */
+  int even_in_theta;         /* f(-theta, .) = f(theta, .): Algorithm 2 may halve its windows */
+  kz_phase_rhs_fn rhs;       /* may be NULL in the second-order form */
+  kz_phase_accel_fn accel;   /* the second-order form's force (nq > 0) */
+  kz_recon_fn reconstruct;   /* NULL: y = Y */
+  void *par;
+} kz_vib;
+
+/* Macro schemes on the macro state Y = (Q, P), nq numbers each, with force estimates F~ at
+ * (Q, P~; t): */
+enum kz_hmm_macro {
+  KZ_HMM_FE = 0,       /* Sharp et al. Alg. 3.1: Q += H P_n (or H K*v), P += H F~(Q_n, P_n; t_n) */
+  KZ_HMM_IFE = 1,      /* Alg. 3.2, symplectic Euler: P += H F~(Q_n, P_n; t_n), Q += H P_{n+1} */
+  KZ_HMM_VERLET = 2,   /* Alg. 3.3: P_{n+1/2} = P_n + H/2 F~(Q_n, P_n; t_n), Q += H P_{n+1/2},
+                        * P_{n+1} = P_{n+1/2} + H/2 F~(Q_{n+1}, P_{n+1/2}; t_{n+1}): two estimates
+                        * per step (one with fsal = 1: the end estimate is the next start's) */
+  KZ_HMM_LEAPFROG = 3, /* Calvo & Sanz-Serna steps 3-4: P_{1/2} = P_0 + H/2 F_0,
+                        * P_{n+1/2} = P_{n-1/2} + H F_n, Q += H P_{n+1/2}, with F_n estimated at
+                        * (Q_n, P~_n = P_{n-1/2} + H/2 F_{n-1}): one estimate per step */
+  KZ_HMM_MACRO_END = 4
+};
+
+/* The fast phase at the start of each micro-integration (the window centre t_n). */
+enum kz_hmm_phase {
+  KZ_PHASE_EXACT = 0, /* theta0 + 2 pi frac(t_n omega / 2 pi), frac of n H omega / 2 pi taken
+                       * without round-off when H omega / 2 pi is within 1e-9 of a whole number
+                       * (Sharp et al., notes A13), plus omega s along the window */
+  KZ_PHASE_NAIVE = 1, /* (omega t_n + theta0) + omega s in floating point (Calvo & Sanz-Serna) */
+  KZ_PHASE_ZERO = 2   /* theta = omega s: every micro-integration starts at phase 0 (Alg. 2) */
+};
+
+/* Micro initial data from the macro state. */
+enum kz_hmm_recon {
+  KZ_RECON_MODEL = 0,    /* the model's reconstruct (identity when it has none) */
+  KZ_RECON_IDENTITY = 1, /* y = (Q, P): the reconstruction switched off */
+  KZ_RECON_ZERO_V = 2    /* y = (Q, 0): Calvo & Sanz-Serna (2.14), Algorithm 2 */
+};
+
+/* Presets for kz_hmm_params_init. */
+enum kz_hmm_preset {
+  KZ_HMM_PRESET_CS1 = 1,  /* Calvo & Sanz-Serna Algorithm 1: leapfrog macro, Verlet micro,
+                           * naive phase, the model's reconstruction (the lift (2.7)) */
+  KZ_HMM_PRESET_CS2 = 2,  /* Algorithm 2: leapfrog, Verlet, phase 0, p = 0 (2.14), half window */
+  KZ_HMM_PRESET_STE = 3   /* Sharp, Tsai & Engquist HMM-V-v: Verlet macro and micro, exact
+                           * phase, the model's reconstruction (3.4) */
+};
+
+typedef struct kz_hmm_params {
+  int macro;                      /* enum kz_hmm_macro */
+  const kz_step_type *micro;      /* any registered stepper the micro system supports */
+  int kernel;                     /* enum kz_kernel_kind */
+  double kernel_constant;         /* 0: weights normalised to sum 1; > 0: K = constant*shape */
+  int phase;                      /* enum kz_hmm_phase */
+  int recon;                      /* enum kz_hmm_recon */
+  int half_window;                /* integrate 0..eta/2 only (needs phase 0, p = 0, even f) */
+  int fe_drift_average;           /* FE only: Q += H K*v (the kernel average of the micro
+                                   * velocity) instead of Q += H P_n */
+  int fsal;                       /* VERLET only: reuse the end-of-step estimate */
+  double H;                       /* macro step; T/H must be a whole number */
+  double T;                       /* final time */
+  double eta;                     /* window length; (eta/2)/h must be a whole number */
+  double h;                       /* micro step */
+} kz_hmm_params;
+
+/* Zero p and set the macro scheme, micro stepper, phase and reconstruction of a preset
+ * (enum kz_hmm_preset); kernel, H, T, eta and h are left to the caller. */
+int kz_hmm_params_init(kz_hmm_params *p, int preset, kz_report *r);
+
+/* The force estimate F~ (nq numbers) at the macro state Y = (Q, P) and time t: reconstruction,
+ * micro-integration forward and backward over the window, kernel average of the micro force
+ * v' (Sharp et al. (3.4) F~_(2); Calvo & Sanz-Serna (2.11), (2.15)). Fv (may be NULL) receives
+ * the kernel average of the micro velocity, F~_(1) (nq numbers). */
+int kz_hmm_force(const kz_vib *m, const kz_hmm_params *p, double t, const double *Y, double *F,
+                 double *Fv, kz_report *r);
+
+/* The seam of the slow-variable HMM (Fredbo, Algorithms 3-4; Ariel, Engquist & Tsai): the
+ * kernel average over the window of an observable of the micro solution. The micro solution
+ * starts from y0 (dim numbers, already reconstructed) at time t (the phase follows p->phase);
+ * obs(par, theta, y, f, out) writes nobs numbers for the micro state y and its derivative
+ * f = f(theta, y) at every node; avg receives their weighted sum. For instance
+ * obs = grad xi(y) . f gives the averaged slow derivatives d/dt xi of Algorithm 3, from which
+ * a least-squares solve recovers the macro update. NULL obs averages f itself (nobs = dim). */
+typedef int (*kz_observe_fn)(void *par, double theta, const double *y, const double *f,
+                             double *out);
+int kz_hmm_average(const kz_vib *m, const kz_hmm_params *p, double t, const double *y0,
+                   kz_observe_fn obs, void *obs_par, int nobs, double *avg, kz_report *r);
+
+/* Run the HMM from Y0 = (Q0, P0) at t = 0 to T: N = T/H macro steps of p->macro. Y_out gets
+ * the macro states at t_n = n H, n = 0..N, (N+1)*dim numbers (capacity nout rows >= N+1); for
+ * the leapfrog scheme P_n is the step-4 velocity P~_n (P_0 as given). Counts force estimates
+ * through the micro-steps and evaluations; macro_steps = N. On failure the rows before the
+ * failing step are valid and the report names the step and time. */
+int kz_hmm_run(const kz_vib *m, const kz_hmm_params *p, const double *Y0, double *Y_out,
+               long long nout, kz_report *r);
+
+/* One macro step of p->macro (H of either sign) from Y at time t, in place: the symplectic
+ * one-step form of Sec. 2.5 of Calvo & Sanz-Serna is the VERLET scheme with the Algorithm 2
+ * settings (used to check reversibility and symplecticity). LEAPFROG is a two-step recursion
+ * and is refused (KZ_EMODEL, parameter "macro"). */
+int kz_hmm_step(const kz_vib *m, const kz_hmm_params *p, double t, double *Y, kz_report *r);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Vibrated pendulums                                                                          */
 /* ------------------------------------------------------------------------------------------ */
 
 /* Vibrated inverted pendulum, Calvo & Sanz-Serna (2.2)-(2.3), q measured from the upward
- * vertical: q'' = l^-1 (g + vmax omega cos(omega t + theta0)) sin q. */
+ * vertical: q'' = l^-1 (g + vmax omega cos(omega t + theta0)) sin q (kz_pendulum.c). */
 typedef struct kz_pendulum {
   double l;      /* rod length [m] */
   double g;      /* gravity [m s^-2] */
@@ -109,122 +344,38 @@ typedef struct kz_pendulum {
   double theta0; /* phase at t = 0 [rad] */
 } kz_pendulum;
 
-/* Checks p and fills a kz_vib2 whose par points at p (p must outlive m). */
-int kz_pendulum_vib2(kz_vib2 *m, kz_pendulum *p, kz_report *r);
-/* The same system in time form, q'' = a(t, q), for direct integration. */
-int kz_pendulum_sys2(kz_sys2 *m, kz_pendulum *p, kz_report *r);
+/* The fast-forced form (2.9) with the velocity lift (2.7) as its reconstruction:
+ * y = (Q, P + l^-1 vmax sin(theta) sin Q). p must outlive m. */
+int kz_pendulum_vib(kz_vib *m, kz_pendulum *p, kz_report *r);
+/* The same system in time form, q'' = a(t, q), y = (q, v), for direct integration. */
+int kz_pendulum_sys(kz_sys *s, kz_pendulum *p, kz_report *r);
 /* The averaged equation (2.5)-(2.6): Q'' = F(Q) = (g/l - vmax^2/(2 l^2) cos Q) sin Q. */
-int kz_pendulum_averaged_sys2(kz_sys2 *m, kz_pendulum *p, kz_report *r);
+int kz_pendulum_averaged_sys(kz_sys *s, kz_pendulum *p, kz_report *r);
 /* F(Q) of (2.6), evaluated directly (NaN for a NULL p or a non-finite Q). */
 double kz_pendulum_averaged_force(const kz_pendulum *p, double Q);
 
-/* ------------------------------------------------------------------------------------------ */
-/* Steppers: written once, composed by every method                                            */
-/* ------------------------------------------------------------------------------------------ */
+/* The inverted pendulum of Sharp, Tsai & Engquist (1.1) = (3.1), theta from the upward vertical
+ * (kz_ste.c): l theta'' = (g + eps^-1 sin(2 pi t / eps)) sin theta, the whole right side divided
+ * by l (notes A1). Phase theta = 2 pi t / eps (omega = 2 pi / eps). */
+typedef struct kz_ste {
+  double eps; /* period of the forcing [s] */
+  double g;   /* [m s^-2] */
+  double l;   /* [m] */
+} kz_ste;
 
-/* Velocity Verlet for q'' = a(t, q): one step of size h (h may be negative) from (q, v) at t.
- * a holds a(t, q) on entry and a(t + h, q_new) on exit (so consecutive steps cost one
- * evaluation each); work needs 2*dim doubles. Counts one force evaluation, and one micro-step
- * when the step succeeds. */
-int kz_verlet_step(const kz_sys2 *s, double t, double h, double *q, double *v, double *a,
-                   double *work, kz_report *r);
-/* n Verlet steps of size h from t; a is filled on entry (one evaluation) and kept current. */
-int kz_verlet_run(const kz_sys2 *s, double t, double h, long long n, double *q, double *v,
-                  kz_report *r);
-/* nout*sub Verlet steps of size h from t0 (step k starts at t0 + k*h), recording the state every
- * sub steps: qout (and vout, if not NULL) get (nout+1)*dim numbers, the initial state first.
- * q, v hold the final state; on failure they are restored and the outputs are unspecified. */
-int kz_verlet_trajectory(const kz_sys2 *s, double t0, double h, long long sub, long long nout,
-                         double *q, double *v, double *qout, double *vout, kz_report *r);
-
-/* Classical fourth-order Runge-Kutta for y' = f(t, y). work needs 5*dim doubles.
- * Counts one micro-step and four evaluations. */
-int kz_rk4_step(const kz_sys1 *s, double t, double h, double *y, double *work, kz_report *r);
-/* n RK4 steps of size h from t. */
-int kz_rk4_run(const kz_sys1 *s, double t, double h, long long n, double *y, kz_report *r);
-/* nout*sub RK4 steps of size h from t0 (step k starts at t0 + k*h), recording y every sub
- * steps: out gets (nout+1)*dim numbers, the initial y first; y holds the final state (restored
- * on failure, when out is unspecified). The reference solutions of the scenarios use it. */
-int kz_rk4_trajectory(const kz_sys1 *s, double t0, double h, long long sub, long long nout,
-                      double *y, double *out, kz_report *r);
-
-/* A second-order system seen as a first-order one on y = (q, v) of dimension 2*dim. The adaptor
- * struct is caller-owned and must outlive out. */
-typedef struct kz_sys2_as_sys1 {
-  const kz_sys2 *s;
-} kz_sys2_as_sys1;
-int kz_sys1_from_sys2(kz_sys1 *out, kz_sys2_as_sys1 *adaptor, const kz_sys2 *s);
-
-/* ------------------------------------------------------------------------------------------ */
-/* Kernels (Calvo & Sanz-Serna (2.12)-(2.13), Engquist & Tsai): K even on (-1, 1), unit mass.  */
-/* ------------------------------------------------------------------------------------------ */
-
-enum kz_kernel_kind {
-  KZ_KERNEL_UNIFORM = 0,     /* K = 1/2: "simple filtering" (2.16) with eta = 2 pi / omega */
-  KZ_KERNEL_EXPONENTIAL = 1, /* K = C exp(5 / (x^2 - 1)) (2.13) */
-  KZ_KERNEL_COSINE = 2,      /* K = (1 + cos(pi x)) / 2 */
-  KZ_KERNEL_END = 3
-};
-
-/* The kernel value K(x) (normalised: its integral over (-1, 1) is 1); 0 outside (-1, 1). */
-double kz_kernel_value(int kind, double x);
-/* The normalising constant C (K = C * shape): closed form for the uniform and cosine kernels,
- * the trapezoidal rule on 2^14 panels for the exponential one (recomputed on each call, about
- * 0.2 ms; kz_kernel_weights normalises its weights directly and does not need it). */
-double kz_kernel_constant(int kind);
-/* Moment  int_{-1}^{1} x^k K(x) dx, by quadrature. */
-double kz_kernel_moment(int kind, int k);
-
-/* Quadrature weights for  int K_eta(t) f(t) dt  on a uniform grid: nodes t_j = j h with
- * j = -n..n (two-sided, 2n+1 weights; half = 0) or j = 0..n (one-sided half window for even
- * integrands, n+1 weights; half = 1, the weights then approximate 2 int_0^{eta/2}). Trapezoidal
- * rule on the grid, then normalised to sum to 1 exactly (a discrete unit mass). */
-int kz_kernel_weights(int kind, long long n, int half, double *w, kz_report *r);
-
-/* ------------------------------------------------------------------------------------------ */
-/* HMM for vibrated systems (Calvo & Sanz-Serna, Algorithms 1 and 2, Sec. 2.2-2.4)             */
-/* ------------------------------------------------------------------------------------------ */
-
-enum kz_hmm_variant {
-  KZ_HMM_SYNCHRONOUS = 1,  /* Algorithm 1: micro data (2.10), window t_n +- eta/2 */
-  KZ_HMM_ASYNCHRONOUS = 2  /* Algorithm 2: micro data (2.14), window -eta/2..eta/2 */
-};
-
-/* For the synchronous variant: the micro-velocity p = Phat + lift(Q, theta) of (2.7)/(2.10).
- * lift writes dim numbers. The pendulum supplies kz_pendulum_lift. */
-typedef int (*kz_lift_fn)(void *par, double theta, const double *Q, double *dp);
-int kz_pendulum_lift(void *par, double theta, const double *Q, double *dp);
-
-typedef struct kz_hmm_params {
-  int variant;         /* enum kz_hmm_variant */
-  int kernel;          /* enum kz_kernel_kind */
-  double H;            /* macro step [s] */
-  double T;            /* final time [s]; T/H must be an integer number of steps */
-  double eta;          /* window length [s]; (eta/2)/h must be an integer */
-  double h;            /* micro step [s] */
-  int half_window;     /* asynchronous only: integrate 0..eta/2 (needs even_in_theta) */
-  kz_lift_fn lift;     /* synchronous only: p-lift (2.7); NULL means p = Phat */
-  void *lift_par;
-} kz_hmm_params;
-
-/* Estimate the averaged force at Q: Algorithm 2 step 2 (micro data (2.14) and (2.15)), or
- * Algorithm 1 step 2 at time t with velocity Phat. F gets dim numbers. */
-int kz_hmm_force(const kz_vib2 *m, const kz_hmm_params *p, double t, const double *Q,
-                 const double *Phat, double *F, kz_report *r);
-
-/* Run the HMM with a Verlet/leap-frog macro step from (Q0, P0) at t = 0 to T, N = T/H steps
- * and exactly N force estimates F_0..F_{N-1} (the counts of the paper's tables).
- * Q_out gets (N+1)*dim numbers, Q_0..Q_N; P_out, if not NULL, gets N*dim numbers, the leap-frog
- * velocities P_{1/2}..P_{N-1/2}. nout is the capacity of Q_out in points (>= N+1). */
-int kz_hmm_run(const kz_vib2 *m, const kz_hmm_params *p, const double *Q0, const double *P0,
-               double *Q_out, double *P_out, long long nout, kz_report *r);
-
-/* One step of the symplectic one-step form of Algorithm 2 (Sec. 2.5) on (Q, P): used to check
- * reversibility (H < 0 allowed) and symplecticity. Only the asynchronous variant. */
-int kz_hmm_step(const kz_vib2 *m, const kz_hmm_params *p, double *Q, double *P, kz_report *r);
-
-/* Number of macro steps round(T/H) if T/H is within 1e-9 of an integer, else -1. */
-long long kz_steps_in(double T, double H);
+/* The fast-forced form with the reconstruction (3.4): y = (Theta, Omega - sin(Theta)
+ * cos(theta_n) / (2 pi l)). */
+int kz_ste_vib(kz_vib *m, kz_ste *p, kz_report *r);
+/* The full equation (1.1) in time form, y = (theta, omega); the phase is 2 pi frac(t/eps)
+ * (exact for t on the grid of eps). */
+int kz_ste_sys(kz_sys *s, kz_ste *p, kz_report *r);
+/* The averaged equation (3.2): Theta'' = (g sin Theta - sin Theta cos Theta / (8 pi^2 l)) / l. */
+int kz_ste_averaged_sys(kz_sys *s, kz_ste *p, kz_report *r);
+/* The averaged force of (3.2) (NaN for a NULL p or a non-finite Theta). */
+double kz_ste_averaged_force(const kz_ste *p, double Theta);
+/* The effective potential V(x) = g cos x + sin^2 x / (16 pi^2 l) of Sec. 4, whose energy
+ * l Omega^2/2 + V(Theta) (3.2) conserves. */
+double kz_ste_potential(const kz_ste *p, double Theta);
 
 /* ========================================================================================== */
 /* Variational multirate integrators.
@@ -345,9 +496,9 @@ int kz_vmi_run(const kz_vmi_model *m, const kz_vmi_params *P, long long N, const
  * nothing in r (r only receives failure diagnostics). */
 int kz_vmi_energy(const kz_vmi_model *m, const double *y, double *e, kz_report *r);
 
-/* The Hamiltonian equations (2.4) on y = (qs, qf, ps, pf) as a kz_sys1 (par = m, which must
+/* The Hamiltonian equations (2.4) on y = (qs, qf, ps, pf) as a kz_sys (par = m, which must
  * outlive s): the reference solutions are computed from it with RK4. */
-int kz_vmi_sys1(kz_sys1 *s, const kz_vmi_model *m, kz_report *r);
+int kz_vmi_sys(kz_sys *s, const kz_vmi_model *m, kz_report *r);
 
 /* ---------- Models (kz_vmi_models.c) ------------------------------------------------------------ */
 
@@ -386,90 +537,50 @@ int kz_vmi_harmonic_model(kz_vmi_model *m, kz_vmi_harmonic *par, kz_report *r);
  * Stroboscopic averaging (SAM), Kirchgraber's LISP and multirevolution Runge-Kutta:
  * M. P. Calvo, Ph. Chartier, A. Murua, J. M. Sanz-Serna, "Numerical stroboscopic averaging for
  * ODEs and DAEs", Appl. Numer. Math. 61 (2011) 1077-1095, Secs. 3-5, eqs. (25), (26), (29), (32).
- * With the steppers they are composed from: Strang splitting of two sub-flows and the
- * Dormand-Prince 5(4) pair with an ode45-like step controller; and the two test problems
- * (perturbed Kepler (19) and van der Pol (17)).
+ * Micro- and constant-step macro-solvers are registry steppers (RK4, Strang, DP5, ...); the
+ * variable-step macro-solver is the ode45 controller below. The two test problems: perturbed
+ * Kepler (19) and van der Pol (17).
  *
  * Time variable: every system here is y' = f(t, y) whose fast oscillation has period `period`
  * in the system's own time (2 pi eps in t, or 2 pi in tau = t/eps, where the Kepler and van der
  * Pol models are written). A micro-step is h = period / n.
  */
 
-/* ---------- Strang splitting (kz_split.c) ---------------------------------------------------- */
+/* ---------- Dormand-Prince 5(4) with ode45's step control (kz_ode45.c) ---------------------- */
 
-/* A sub-flow: advance y (in place) by a step h (h may be negative) from time t. A failed flow
- * may leave y modified: the caller (kz_strang_step) restores it. */
-typedef int (*kz_flow_fn)(void *par, double t, double h, double *y, kz_report *r);
-
-/* y' = A(t, y) + B(t, y) with (approximate) flows of A and B. Strang's symmetric step is
- * phi_A(h/2) o phi_B(h) o phi_A(h/2): flow_a is applied first and last. */
-typedef struct kz_split {
-  int dim;
-  kz_flow_fn flow_a; /* the outer half-steps */
-  kz_flow_fn flow_b; /* the inner full step */
-  void *par;
-} kz_split;
-
-/* One Strang step of size h (h < 0 allowed; the step is symmetric, so the step with -h is its
- * exact inverse when the sub-flows are symmetric). work needs dim doubles (the state on entry,
- * restored on failure). Counts one micro-step and two force evaluations (the two A half-steps). */
-int kz_strang_step(const kz_split *s, double t, double h, double *y, double *work, kz_report *r);
-/* n Strang steps of size h from t. */
-int kz_strang_run(const kz_split *s, double t, double h, long long n, double *y, kz_report *r);
-
-/* ---------- Dormand-Prince 5(4) (kz_dopri.c) ------------------------------------------------- */
-
-enum kz_dopri_mode {
-  KZ_DOPRI_CONSTANT = 0, /* the 5th-order solution with a constant step h */
-  KZ_DOPRI_ODE45 = 1     /* variable steps with MATLAB ode45's controller (Shampine & Reichelt) */
-};
-
-typedef struct kz_dopri_params {
-  int mode;    /* enum kz_dopri_mode */
-  double h;    /* CONSTANT: the step (> 0); ODE45: initial step, 0 = automatic (ode45's rule) */
-  double rtol; /* ODE45: relative tolerance (> 0) */
-  double atol; /* ODE45: absolute tolerance (> 0) */
-  double hmax; /* ODE45: largest step; 0 = 0.1 |tfinal - t0| (ode45's default) */
-} kz_dopri_params;
+typedef struct kz_ode45_params {
+  double h;    /* initial step, 0 = automatic (ode45's rule) */
+  double rtol; /* relative tolerance (> 0) */
+  double atol; /* absolute tolerance (> 0) */
+  double hmax; /* largest step; 0 = 0.1 |tfinal - t0| (ode45's default) */
+} kz_ode45_params;
 
 /* Integrate y' = f(t, y) from (t0, y0) through the increasing output times tout[0..nout-1]
- * (all > t0), writing y(tout[k]) to yout + k*dim. CONSTANT: every tout[k] - t0 must be a whole
- * number of steps h. ODE45: the last output time is tfinal, outputs inside a step use ode45's
- * continuous extension (ntrp45) and do not change the steps. If hist_t/hist_h are not NULL they
- * receive the start time and length of every accepted step (capacity hist_cap, else
- * KZ_EBUFFER); *nhist (if not NULL) gets their number. Counts accepted steps in macro_steps,
- * rejected ones in rejected, evaluations in force_evals (FSAL: 1 + 6 per attempted step, fewer when a stage fails).
- * ODE45: an attempt whose right-hand side fails, or whose y_new or f(y_new) is not finite, is
- * rejected and the step halved; KZ_ENOCONV (parameter "rhs" or "y", with step and time) once
- * the step is down to 16 ulp(t). CONSTANT: such an attempt ends the run with the rhs's status
- * (KZ_EDIVERGED for a non-finite y_new). */
-int kz_dopri_run(const kz_sys1 *s, const kz_dopri_params *p, double t0, const double *y0,
+ * (all > t0) with the Dormand-Prince pair (the registry's kz_step_dp5 stages) and MATLAB
+ * ode45's controller (Shampine & Reichelt 1997), writing y(tout[k]) to yout + k*dim. The last
+ * output time is tfinal; outputs inside a step use the continuous extension ntrp45 and do not
+ * change the steps. hist_t/hist_h (may be NULL) receive the start and length of every accepted
+ * step (capacity hist_cap, else KZ_EBUFFER); *nhist (may be NULL) their number. Counts accepted
+ * steps in macro_steps, rejected ones in rejected, evaluations in force_evals (FSAL: 1 + 6 per
+ * attempted step, fewer when a stage fails). An attempt whose right-hand side fails, or whose
+ * y_new or f(y_new) is not finite, is rejected and the step halved; KZ_ENOCONV (parameter
+ * "rhs" or "y", with step and time) once the step is down to 16 ulp(t). */
+int kz_ode45_run(const kz_sys *s, const kz_ode45_params *p, double t0, const double *y0,
                  long long nout, const double *tout, double *yout, double *hist_t,
                  double *hist_h, long long hist_cap, long long *nhist, kz_report *r);
 
-/* ---------- Pluggable micro-integrators (kz_sam.c) ------------------------------------------- */
+/* ---------- SAM, LISP, multirevolution (kz_sam.c, kz_sam_mr.c) ------------------------------- */
 
-enum kz_micro_kind {
-  KZ_MICRO_RK4 = 0,   /* classical RK4 on sys */
-  KZ_MICRO_STRANG = 1 /* Strang splitting of split */
-};
-
-/* What the micro-solver integrates and how: kind selects a stepper from an internal const
- * table; sys or split is the problem it needs (the other may be NULL). */
+/* The micro-solver: a registered stepper on the oscillatory system (e.g. kz_step_rk4 on the
+ * full field, kz_step_strang on its split form). */
 typedef struct kz_micro {
-  int kind;              /* enum kz_micro_kind */
-  const kz_sys1 *sys;    /* KZ_MICRO_RK4 */
-  const kz_split *split; /* KZ_MICRO_STRANG */
+  const kz_step_type *type;
+  const kz_sys *sys;
 } kz_micro;
 
-/* Dimension of the micro problem (or -1 if m is not valid). */
-int kz_micro_dim(const kz_micro *m);
-/* n steps of size h of the micro-integrator from time t (h < 0 integrates backward): the
- * conventional integration of the oscillatory problem. On failure y is as on entry and
- * fail_step is the index of the failed micro-step. */
+/* n steps of size h of the micro-solver from time t (h < 0 integrates backward): the
+ * conventional integration of the oscillatory problem (kz_run). */
 int kz_micro_run(const kz_micro *m, double t, double h, long long n, double *y, kz_report *r);
-
-/* ---------- SAM, LISP, multirevolution (kz_sam.c, kz_sam_mr.c) ------------------------------- */
 
 enum kz_sam_diff {
   KZ_SAM_CENTRAL2 = 0, /* (25): [Psi(Y) - Psi^-1(Y)] / (2 T), 2n micro-steps */
@@ -491,17 +602,17 @@ int kz_sam_force(const kz_micro *m, const kz_sam_params *p, const double *Y, dou
                  kz_report *r);
 
 enum kz_macro_kind {
-  KZ_MACRO_RK4 = 0,  /* classical RK4, constant step H */
-  KZ_MACRO_DP5 = 1,  /* Dormand-Prince 5th-order solution, constant step H */
-  KZ_MACRO_ODE45 = 2 /* Dormand-Prince 5(4) with ode45's step control (rtol, atol, hmax) */
+  KZ_MACRO_FIXED = 0, /* a registered stepper with the constant step H (RK4, DP5, ...) */
+  KZ_MACRO_ODE45 = 1  /* Dormand-Prince 5(4) with ode45's step control (rtol, atol, hmax) */
 };
 
 typedef struct kz_macro {
-  int kind;    /* enum kz_macro_kind */
-  double H;    /* RK4, DP5: the macro step (> 0); ODE45: initial step, 0 = automatic */
-  double rtol; /* ODE45 */
-  double atol; /* ODE45 */
-  double hmax; /* ODE45: 0 = 0.1 |tfinal - t0| */
+  int kind;                  /* enum kz_macro_kind */
+  const kz_step_type *type;  /* FIXED: the stepper (it must need only f) */
+  double H;                  /* FIXED: the macro step (> 0); ODE45: initial step, 0 = automatic */
+  double rtol;               /* ODE45 */
+  double atol;               /* ODE45 */
+  double hmax;               /* ODE45: 0 = 0.1 |tfinal - t0| */
 } kz_macro;
 
 /* SAM (Sec. 3.2): integrate the averaged system Y' = F~(Y) with the macro-solver from
@@ -532,11 +643,10 @@ typedef struct kz_kepler {
   double eps;
 } kz_kepler;
 
-/* The full system (19) as a kz_sys1 (par = p, which must outlive s). */
-int kz_kepler_sys1(kz_sys1 *s, kz_kepler *p, kz_report *r);
-/* The splitting of Sec. 5.1.2: A = perturbation by one implicit-midpoint step, B = the exact
- * Kepler flow (so Strang = midpoint(h/2) o Kepler(h) o midpoint(h/2)). */
-int kz_kepler_split(kz_split *s, kz_kepler *p, kz_report *r);
+/* The full system (19) and its splitting of Sec. 5.1.2 in one kz_sys (par = p, which must
+ * outlive s): rhs, and flow_a = the perturbation by one implicit-midpoint step, flow_b = the
+ * exact Kepler flow (so Strang = midpoint(h/2) o Kepler(h) o midpoint(h/2)). */
+int kz_kepler_sys(kz_sys *s, kz_kepler *p, kz_report *r);
 /* The exact unperturbed flow phi^(1)_tau (closed form, Kepler's equation by Newton):
  * yout = phi(tau)(y); needs E(y) < 0. yout may equal y. */
 int kz_kepler_flow(const double *y, double tau, double *yout, kz_report *r);
@@ -548,9 +658,9 @@ typedef struct kz_vdp {
   double eps;
 } kz_vdp;
 
-int kz_vdp_sys1(kz_sys1 *s, kz_vdp *p, kz_report *r);
-/* A = the perturbation p' = eps (1 - q^2) p (exact), B = the rotation (exact). */
-int kz_vdp_split(kz_split *s, kz_vdp *p, kz_report *r);
+/* The system and its splitting in one kz_sys: flow_a = the perturbation p' = eps (1 - q^2) p
+ * (exact), flow_b = the rotation (exact). */
+int kz_vdp_sys(kz_sys *s, kz_vdp *p, kz_report *r);
 
 #ifdef __cplusplus
 }

@@ -89,4 +89,77 @@ function M.finite(x, what)
   return x
 end
 
+---------------------------------------------------------------------------------------------------
+-- Enum maps: Lua names of the library's choices, which scenarios reuse as their `choices`.
+---------------------------------------------------------------------------------------------------
+
+--- name -> enum value, plus .names: the names in enum order (for --help and choices lists).
+local function enum(list)
+  local t = { names = {} }
+  for _, e in ipairs(list) do t[e[1]] = C[e[2]]; t.names[#t.names + 1] = e[1] end
+  return t
+end
+
+M.kernels = enum { { "uniform", "KZ_KERNEL_UNIFORM" }, { "exponential", "KZ_KERNEL_EXPONENTIAL" },
+                   { "cosine", "KZ_KERNEL_COSINE" }, { "exp2", "KZ_KERNEL_EXP2" } }
+M.hmm_macros = enum { { "FE", "KZ_HMM_FE" }, { "IFE", "KZ_HMM_IFE" }, { "V", "KZ_HMM_VERLET" },
+                      { "leapfrog", "KZ_HMM_LEAPFROG" } }
+M.phases = enum { { "exact", "KZ_PHASE_EXACT" }, { "naive", "KZ_PHASE_NAIVE" }, { "zero", "KZ_PHASE_ZERO" } }
+M.recons = enum { { "model", "KZ_RECON_MODEL" }, { "identity", "KZ_RECON_IDENTITY" },
+                  { "zero_v", "KZ_RECON_ZERO_V" } }
+M.sam_diffs = enum { { "central2", "KZ_SAM_CENTRAL2" }, { "central4", "KZ_SAM_CENTRAL4" },
+                     { "lisp", "KZ_SAM_LISP2" }, { "forward", "KZ_SAM_FORWARD" } }
+
+--- The stepper registry: name -> const kz_step_type *, plus .names in registry order.
+M.steppers = { names = {} }
+for i = 0, C.kz_step_count() - 1 do
+  local T = C.kz_step_at(i)
+  local name = ffi.string(T.name)
+  M.steppers[name] = T
+  M.steppers.names[#M.steppers.names + 1] = name
+end
+
+--- The registry entry called `name`; an error listing the choices otherwise.
+function M.stepper(name)
+  local T = M.steppers[name]
+  if not T or name == "names" then
+    error(string.format("unknown stepper '%s' (one of %s)", tostring(name), table.concat(M.steppers.names, ", ")), 2)
+  end
+  return T
+end
+
+--- Look `name` up in an enum map; an error naming `what` and the choices otherwise.
+function M.choose(map, name, what)
+  local v = map[name]
+  if v == nil or name == "names" then
+    error(string.format("%s must be one of %s (got '%s')", what, table.concat(map.names, ", "), tostring(name)), 2)
+  end
+  return v
+end
+
+---------------------------------------------------------------------------------------------------
+-- Integrating a system with a registry stepper (one C call each).
+---------------------------------------------------------------------------------------------------
+
+--- nout*sub steps of `stepper` (name or kz_step_type) of size h from (t0, y0) on the kz_sys s,
+-- recording every sub steps: returns the (nout+1)*dim cdata buffer (row j at out + j*dim) and
+-- the work counts.
+function M.trajectory(s, stepper, t0, h, sub, nout, y0)
+  local T = type(stepper) == "string" and M.stepper(stepper) or stepper
+  local d = s.dim
+  local out, r = M.vec((nout + 1) * d), M.report()
+  M.call("kz_trajectory", T, s, t0, h, sub, nout, M.vec(d, y0), out, r)
+  return out, M.counts(r)
+end
+
+--- n steps from (t, y0): the final state as a Lua array and the work counts.
+function M.run(s, stepper, t, h, n, y0)
+  local T = type(stepper) == "string" and M.stepper(stepper) or stepper
+  local y, r = M.vec(s.dim, y0), M.report()
+  M.call("kz_run", T, s, t, h, n, y, r)
+  local out = {}
+  for i = 1, s.dim do out[i] = y[i - 1] end
+  return out, M.counts(r)
+end
+
 return M

@@ -1,4 +1,4 @@
-/* kz_core.c -- status codes, reports and small shared utilities. */
+/* kz_core.c -- status codes, reports, system evaluation and small shared utilities. */
 #include "kz_internal.h"
 
 static const char *const kz_messages[] = {
@@ -41,3 +41,13 @@ long long kz_ratio_int(double x, double y)
 }
 
 long long kz_steps_in(double T, double H) { return kz_ratio_int(T, H); }
+
+int kz_sys_eval(const kz_sys *s, double t, const double *y, double *f, kz_report *r)
+{
+  if (!s) return kz_bad(r, KZ_ENULL, "system");
+  if (s->dim < 1) return kz_bad(r, KZ_EDOMAIN, "dim");
+  if (!s->rhs && !(s->accel && s->nq > 0 && 2 * s->nq == s->dim)) return kz_bad(r, KZ_EMODEL, "rhs");
+  if (!y || !f) return kz_bad(r, KZ_ENULL, "y");
+  KZ_TRY(kz_check_num(r, t, "t", 0));
+  return kz_eval(s, t, y, f, r);
+}

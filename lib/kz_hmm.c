@@ -1,218 +1,221 @@
-/* kz_hmm.c -- heterogeneous multiscale methods for vibrated systems
- * M. P. Calvo & J. M. Sanz-Serna, "Heterogeneous multiscale methods for mechanical systems with
- * vibrations", SIAM J. Sci. Comput. 32 (2010):
- *  - Algorithm 1 (synchronous, after Sharp, Tsai & Engquist): micro data (2.10), symmetric
- *    window t_n - eta/2 <= t <= t_n + eta/2, kernel average (2.11);
- *  - Algorithm 2 (asynchronous): micro data (2.14) p = 0, q = Q_n, theta = 0, average (2.15);
- *    for forces even in theta only 0 <= t <= eta/2 is integrated (Sec. 2.3);
- *  - simple filtering (2.16): eta = 2 pi / omega with the uniform kernel;
- *  - macro step: Verlet/leap-frog (step 3), one-step form of Sec. 2.5 in kz_hmm_step.
- * The micro-integrator is velocity Verlet (kz_verlet_step); the kernel integral is the
- * trapezoidal rule on the micro grid with weights normalised to unit mass (kz_kernel_weights). */
-#include "kz_internal.h"
+/* kz_hmm.c -- force estimation of the heterogeneous multiscale method for systems with a fast
+ * periodic forcing, y' = f(theta, y), theta = omega t + theta0:
+ *  - reconstruction of the micro state from the macro state (Q, P) by the model (identity; the
+ *    velocity lift (2.7) of Calvo & Sanz-Serna; the omega-reconstruction (3.4) of Sharp, Tsai &
+ *    Engquist), or p = 0 as in Calvo & Sanz-Serna's Algorithm 2 (2.14);
+ *  - micro-integration with any registry stepper from the window centre t_n, forward to
+ *    t_n + eta/2 and backward to t_n - eta/2 (Sharp et al. Fig. 2.1 bottom, notes A4); for forces
+ *    even in theta with micro data (2.14) the backward half mirrors the forward one and only
+ *    0 <= s <= eta/2 is integrated (Calvo & Sanz-Serna Sec. 2.3);
+ *  - the fast phase at the window centre computed exactly, 2 pi frac(t_n omega / 2 pi), naively
+ *    in floating point, or reset to zero (Algorithm 2);
+ *  - the kernel average (Calvo & Sanz-Serna (2.11), (2.15); Sharp et al. (3.4); Fredbo (18)) of the
+ *    micro force v' (the macro force F~), of the micro velocity (F~_(1)) or of any observable of
+ *    the micro solution (the seam of the slow-variable HMM: grad xi . f, Fredbo Alg. 3), by the
+ *    trapezoidal rule on the micro grid with the weights of kz_kernel_weights.
+ * The macro schemes that use these estimates are in kz_hmm_macro.c. */
+#include "kz_hmm_ctx.h"
 #include <stdlib.h>
 #include <string.h>
 
-/* The vibrated system in micro time tau, theta = theta_s + omega tau. */
-typedef struct micro_sys {
-  const kz_vib2 *m;
-  double theta_s;
-} micro_sys;
-
-static int micro_accel(void *par, double tau, const double *q, double *a)
+/* The micro system in local time s: the model at the phase theta_s + omega s. */
+static int micro_rhs(void *par, double s, const double *y, double *f)
 {
-  const micro_sys *ms = par;
-  return ms->m->force(ms->m->par, ms->theta_s + ms->m->omega * tau, q, a);
+  const kz_hmm_ctx *x = par;
+  return x->m->rhs(x->m->par, x->theta_s + x->m->omega * s, y, f);
 }
 
-static int check_params(const kz_vib2 *m, const kz_hmm_params *p, long long *nmicro,
-                        kz_report *r)
+static int micro_accel(void *par, double s, const double *q, double *a)
 {
-  if (!m || !m->force) return kz_bad(r, KZ_ENULL, "model");
-  if (!p) return kz_bad(r, KZ_ENULL, "params");
+  const kz_hmm_ctx *x = par;
+  return x->m->accel(x->m->par, x->theta_s + x->m->omega * s, q, a);
+}
+
+static int check_model(const kz_vib *m, kz_report *r)
+{
+  if (!m) return kz_bad(r, KZ_ENULL, "model");
   if (m->dim < 1) return kz_bad(r, KZ_EDOMAIN, "dim");
-  KZ_TRY(kz_check_num(r, m->omega, "omega", 1));
+  if (m->nq < 0 || (m->nq > 0 && 2 * m->nq != m->dim)) return kz_bad(r, KZ_EDOMAIN, "nq");
+  if (!m->rhs && !(m->accel && m->nq > 0)) return kz_bad(r, KZ_ENULL, "model");
+  KZ_TRY(kz_check_num(r, m->omega, "omega", 0));
+  if (m->omega < 0) return kz_bad(r, KZ_EDOMAIN, "omega");
   KZ_TRY(kz_check_num(r, m->theta0, "theta0", 0));
-  if (p->variant != KZ_HMM_SYNCHRONOUS && p->variant != KZ_HMM_ASYNCHRONOUS)
-    return kz_bad(r, KZ_EDOMAIN, "variant");
+  return KZ_OK;
+}
+
+int kz_hmm_open(kz_hmm_ctx *x, const kz_vib *m, const kz_hmm_params *p, int nobs, kz_report *r)
+{
+  memset(x, 0, sizeof *x);
+  KZ_TRY(check_model(m, r));
+  if (!p) return kz_bad(r, KZ_ENULL, "params");
+  if (p->macro < 0 || p->macro >= KZ_HMM_MACRO_END) return kz_bad(r, KZ_EDOMAIN, "macro");
   if (p->kernel < 0 || p->kernel >= KZ_KERNEL_END) return kz_bad(r, KZ_EDOMAIN, "kernel");
+  if (p->phase < KZ_PHASE_EXACT || p->phase > KZ_PHASE_ZERO) return kz_bad(r, KZ_EDOMAIN, "phase");
+  if (p->recon < KZ_RECON_MODEL || p->recon > KZ_RECON_ZERO_V) return kz_bad(r, KZ_EDOMAIN, "recon");
+  if (p->recon == KZ_RECON_ZERO_V && m->nq == 0) return kz_bad(r, KZ_EMODEL, "recon");
   KZ_TRY(kz_check_num(r, p->eta, "eta", 1));
   KZ_TRY(kz_check_num(r, p->h, "h", 1));
   if (p->eta < p->h) return kz_bad(r, KZ_EDOMAIN, "eta");
-  if (p->half_window) {
-    if (p->variant != KZ_HMM_ASYNCHRONOUS) return kz_bad(r, KZ_EMODEL, "half_window");
-    if (!m->even_in_theta) return kz_bad(r, KZ_EMODEL, "half_window");
-  }
-  long long n = kz_ratio_int(0.5 * p->eta, p->h);
+  if (p->half_window &&
+      (p->phase != KZ_PHASE_ZERO || p->recon != KZ_RECON_ZERO_V || !m->even_in_theta))
+    return kz_bad(r, KZ_EMODEL, "half_window");
+  const long long n = kz_ratio_int(0.5 * p->eta, p->h);
   if (n < 1) return kz_bad(r, KZ_EGRID, "eta");
-  *nmicro = n;
-  return KZ_OK;
-}
-
-/* Integrate n Verlet steps of size h (sign included) from (q, v), adding w[j] * f_j to F for
- * the nodes j = 1..n (node 0 is added by the caller). */
-static int micro_leg(const kz_sys2 *s, long long n, double h, double *q, double *v, double *a,
-                     double *work, const double *w, double *F, kz_report *r)
-{
-  const int d = s->dim;
-  for (long long k = 0; k < n; k++) {
-    KZ_TRY(kz_verlet_step(s, (double)k * h, h, q, v, a, work, r));
-    for (int i = 0; i < d; i++) F[i] += w[k + 1] * a[i];
+  x->m = m;
+  x->p = p;
+  x->T = p->micro;
+  x->dim = m->dim;
+  x->nq = m->nq;
+  x->half = p->half_window != 0;
+  x->n = n;
+  x->sys.dim = m->dim;
+  x->sys.nq = m->nq;
+  x->sys.rhs = m->rhs ? micro_rhs : NULL;
+  x->sys.accel = (m->accel && m->nq > 0) ? micro_accel : NULL;
+  x->sys.par = x;
+  if (!x->T) return kz_bad(r, KZ_ENULL, "micro");
+  if (kz_step_check(x->T, &x->sys, r) != KZ_OK) return kz_bad(r, KZ_EMODEL, "micro");
+  const size_t d = (size_t)m->dim, nw = (size_t)(x->half ? n + 1 : 2 * n + 1);
+  const size_t nwork = kz_step_work(x->T, m->dim);
+  const size_t nob = nobs > 0 ? (size_t)nobs : 0;
+  x->buf = malloc(sizeof(double) * (nw + nwork + 11 * d + nob));
+  if (!x->buf) return kz_bad(r, KZ_ENOMEM, "work");
+  double *b = x->buf;
+  int st = kz_kernel_weights(p->kernel, n, x->half, p->kernel_constant, b, r);
+  if (st != KZ_OK) {
+    kz_hmm_close(x);
+    return st;
   }
+  x->w = b + (x->half ? 0 : n); /* the centre */
+  b += nw;
+  x->work = b, b += nwork;
+  x->y0 = b, b += d;
+  x->y = b, b += d;
+  x->f0 = b, b += d;
+  x->fa = b, b += d;
+  x->fb = b, b += d;
+  x->Y = b, b += d;
+  x->F = b, b += d;
+  x->Fv = b, b += d;
+  x->F1 = b, b += d;
+  x->Ph = b, b += d;
+  x->Ysave = b, b += d;
+  x->obs = b;
   return KZ_OK;
 }
 
-/* The force estimate of step 2, with a scratch buffer of 8*dim doubles. */
-static int force_estimate(const kz_vib2 *m, const kz_hmm_params *p, long long n, const double *wt,
-                          double t, const double *Q, const double *Phat, double *F,
-                          double *scratch, kz_report *r)
+void kz_hmm_close(kz_hmm_ctx *x)
 {
-  const int d = m->dim;
-  double *q = scratch, *v = scratch + d, *a = scratch + 2 * d, *work = scratch + 3 * d;
-  double *q0 = scratch + 5 * d, *v0 = scratch + 6 * d;
-  micro_sys ms = {m, 0.0};
-  const int sync = p->variant == KZ_HMM_SYNCHRONOUS;
-  if (sync) {
-    ms.theta_s = m->omega * t + m->theta0; /* (2.10) */
-    for (int i = 0; i < d; i++) v0[i] = Phat ? Phat[i] : 0.0;
-    if (p->lift) {
-      KZ_TRY(p->lift(p->lift_par, ms.theta_s, Q, work));
-      for (int i = 0; i < d; i++) v0[i] += work[i];
-    }
+  free(x->buf);
+  x->buf = NULL;
+}
+
+void kz_hmm_set_phase(kz_hmm_ctx *x, long long n, double t)
+{
+  const kz_vib *m = x->m;
+  switch (x->p->phase) {
+  case KZ_PHASE_ZERO: x->theta_s = 0.0; break;
+  case KZ_PHASE_NAIVE: x->theta_s = m->omega * t + m->theta0; break;
+  default: { /* EXACT: whole periods dropped before any rounding can creep in */
+    double c = n >= 0 ? (double)n * x->cycles_frac : t * m->omega / (2 * KZ_PI);
+    x->theta_s = m->theta0 + 2 * KZ_PI * (c - floor(c));
+  }
+  }
+}
+
+int kz_hmm_window(kz_hmm_ctx *x, const double *y0, kz_observe_fn obs, void *obs_par, int lo,
+                  int cnt, double *avg, kz_report *r)
+{
+  const int d = x->dim;
+  const kz_step_type *T = x->T;
+  const double *w = x->w;
+  double *o = x->obs;
+  int st = kz_eval(&x->sys, 0.0, y0, x->f0, r);
+  if (st != KZ_OK) return st;
+  if (obs) {
+    if ((st = obs(obs_par, x->theta_s, y0, x->f0, o)) != KZ_OK) return kz_fail(r, st, "observable", -1, 0.0);
+    for (int i = 0; i < cnt; i++) avg[i] = w[0] * o[i];
   } else {
-    for (int i = 0; i < d; i++) v0[i] = 0.0; /* (2.14) */
+    for (int i = 0; i < cnt; i++) avg[i] = w[0] * x->f0[lo + i];
   }
-  memcpy(q0, Q, sizeof(double) * d);
-  kz_sys2 s = {d, micro_accel, &ms};
-  int st = micro_accel(&ms, 0.0, q0, a);
-  if (r) r->force_evals++;
-  if (st != KZ_OK) return kz_fail(r, st, "force", -1, t);
-  const int half = p->half_window != 0;
-  /* the weights are stored j = lo..n; the centre node is wt[centre] */
-  const long long centre = half ? 0 : n;
-  for (int i = 0; i < d; i++) F[i] = wt[centre] * a[i];
-  /* forward leg: nodes 1..n */
-  memcpy(q, q0, sizeof(double) * d);
-  memcpy(v, v0, sizeof(double) * d);
-  double *a_keep = scratch + 7 * d; /* a at the centre, for the backward leg */
-  memcpy(a_keep, a, sizeof(double) * d);
-  KZ_TRY(micro_leg(&s, n, p->h, q, v, a, work, wt + centre, F, r));
-  if (!half) { /* backward leg: nodes -1..-n, weights are symmetric */
-    memcpy(q, q0, sizeof(double) * d);
-    memcpy(v, v0, sizeof(double) * d);
-    memcpy(a, a_keep, sizeof(double) * d);
-    KZ_TRY(micro_leg(&s, n, -p->h, q, v, a, work, wt + centre, F, r));
+  const long long n = x->n;
+  for (int leg = 0; leg < (x->half ? 1 : 2); leg++) {
+    const double h = leg ? -x->p->h : x->p->h;
+    memcpy(x->y, y0, sizeof(double) * (size_t)d);
+    memcpy(x->fa, x->f0, sizeof(double) * (size_t)d);
+    double *f = x->fa, *g = x->fb;
+    for (long long k = 0; k < n; k++) {
+      KZ_TRY(T->apply(&x->sys, (double)k * h, h, x->y, f, g, x->work, r));
+      if (obs) {
+        st = obs(obs_par, x->theta_s + x->m->omega * ((double)(k + 1) * h), x->y, g, o);
+        if (st != KZ_OK) return kz_fail(r, st, "observable", -1, (double)(k + 1) * h);
+        for (int i = 0; i < cnt; i++) avg[i] += w[k + 1] * o[i];
+      } else {
+        for (int i = 0; i < cnt; i++) avg[i] += w[k + 1] * g[lo + i];
+      }
+      double *tmp = f;
+      f = g;
+      g = tmp;
+    }
   }
-  for (int i = 0; i < d; i++)
-    if (!isfinite(F[i])) return kz_fail(r, KZ_EDIVERGED, "F", -1, t);
+  for (int i = 0; i < cnt; i++)
+    if (!isfinite(avg[i])) return kz_fail(r, KZ_EDIVERGED, "F", -1, NAN);
   return KZ_OK;
 }
 
-/* Weights and scratch for a run; freed by the caller with free(ws). */
-static int setup(const kz_vib2 *m, const kz_hmm_params *p, long long n, double **ws,
-                 kz_report *r)
+int kz_hmm_estimate(kz_hmm_ctx *x, long long n, double t, const double *Q, const double *P,
+                    double *F, double *Fv, kz_report *r)
 {
-  const int half = p->half_window != 0;
-  size_t nw = (size_t)(half ? n + 1 : 2 * n + 1);
-  double *buf = malloc(sizeof(double) * (nw + 12 * (size_t)m->dim));
-  if (!buf) return kz_bad(r, KZ_ENOMEM, "work");
-  int st = kz_kernel_weights(p->kernel, n, half, buf, r);
-  if (st != KZ_OK) { free(buf); return st; }
-  *ws = buf;
+  const int nq = x->nq;
+  kz_hmm_set_phase(x, n, t);
+  double *y0 = x->y0;
+  memcpy(y0, Q, sizeof(double) * (size_t)nq);
+  if (x->p->recon == KZ_RECON_ZERO_V) {
+    for (int i = 0; i < nq; i++) y0[nq + i] = 0.0; /* (2.14) */
+  } else if (x->p->recon == KZ_RECON_MODEL && x->m->reconstruct) {
+    memcpy(x->Y, Q, sizeof(double) * (size_t)nq);
+    memcpy(x->Y + nq, P, sizeof(double) * (size_t)nq);
+    int st = x->m->reconstruct(x->m->par, x->theta_s, x->Y, y0);
+    if (st != KZ_OK) return kz_fail(r, st, "reconstruct", -1, t);
+  } else {
+    memcpy(y0 + nq, P, sizeof(double) * (size_t)nq);
+  }
+  if (!Fv) return kz_hmm_window(x, y0, NULL, NULL, nq, nq, F, r);
+  KZ_TRY(kz_hmm_window(x, y0, NULL, NULL, 0, 2 * nq, x->F1, r));
+  memcpy(Fv, x->F1, sizeof(double) * (size_t)nq);
+  memcpy(F, x->F1 + nq, sizeof(double) * (size_t)nq);
   return KZ_OK;
 }
 
-int kz_hmm_force(const kz_vib2 *m, const kz_hmm_params *p, double t, const double *Q,
-                 const double *Phat, double *F, kz_report *r)
+int kz_hmm_force(const kz_vib *m, const kz_hmm_params *p, double t, const double *Y, double *F,
+                 double *Fv, kz_report *r)
 {
-  long long n;
-  KZ_TRY(check_params(m, p, &n, r));
-  KZ_TRY(kz_check_num(r, t, "t", 0));
-  KZ_TRY(kz_check_vec(r, Q, m->dim, "Q"));
-  if (!F) return kz_bad(r, KZ_ENULL, "F");
-  if (Phat) KZ_TRY(kz_check_vec(r, Phat, m->dim, "Phat"));
-  double *ws;
-  KZ_TRY(setup(m, p, n, &ws, r));
-  size_t nw = (size_t)(p->half_window ? n + 1 : 2 * n + 1);
-  int st = force_estimate(m, p, n, ws, t, Q, Phat, F, ws + nw, r);
-  free(ws);
-  return st;
-}
-
-int kz_hmm_run(const kz_vib2 *m, const kz_hmm_params *p, const double *Q0, const double *P0,
-               double *Q_out, double *P_out, long long nout, kz_report *r)
-{
-  long long n;
-  KZ_TRY(check_params(m, p, &n, r));
-  KZ_TRY(kz_check_num(r, p->H, "H", 1));
-  KZ_TRY(kz_check_num(r, p->T, "T", 1));
-  if (p->T < p->H) return kz_bad(r, KZ_EDOMAIN, "T");
-  const long long N = kz_steps_in(p->T, p->H);
-  if (N < 1) return kz_bad(r, KZ_EGRID, "T");
-  KZ_TRY(kz_check_vec(r, Q0, m->dim, "Q0"));
-  KZ_TRY(kz_check_vec(r, P0, m->dim, "P0"));
-  if (!Q_out) return kz_bad(r, KZ_ENULL, "Q_out");
-  if (nout < N + 1) return kz_bad(r, KZ_EBUFFER, "Q_out");
-  const int d = m->dim;
-  const double H = p->H;
-  double *ws;
-  KZ_TRY(setup(m, p, n, &ws, r));
-  size_t nw = (size_t)(p->half_window ? n + 1 : 2 * n + 1);
-  double *scratch = ws + nw, *F = scratch + 8 * d, *Ph = F + d, *Phat = Ph + d;
-  memcpy(Q_out, Q0, sizeof(double) * d);
-  memcpy(Phat, P0, sizeof(double) * d);
+  kz_hmm_ctx x;
+  KZ_TRY(kz_hmm_open(&x, m, p, 0, r));
   int st = KZ_OK;
-  for (long long k = 0; k < N; k++) {
-    const double t = (double)k * H;
-    const double *Q = Q_out + k * d;
-    st = force_estimate(m, p, n, ws, t, Q, Phat, F, scratch, r);
-    if (st != KZ_OK) {
-      if (r) r->fail_step = k, r->fail_time = t;
-      break;
-    }
-    for (int i = 0; i < d; i++) {
-      /* P_{k+1/2} = P_{k-1/2} + H F_k, with P_{1/2} = P_0 + H/2 F_0 */
-      Ph[i] = (k == 0) ? P0[i] + 0.5 * H * F[i] : Ph[i] + H * F[i];
-      Q_out[(k + 1) * d + i] = Q[i] + H * Ph[i];
-      Phat[i] = Ph[i] + 0.5 * H * F[i]; /* step 4: Phat_{k+1} */
-      if (P_out) P_out[k * d + i] = Ph[i];
-    }
-    if (r) r->macro_steps++;
-  }
-  free(ws);
+  if (x.nq < 1) st = kz_bad(r, KZ_EMODEL, "nq");
+  else if (!isfinite(t)) st = kz_bad(r, KZ_ENONFINITE, "t");
+  else if ((st = kz_check_vec(r, Y, m->dim, "Y")) != KZ_OK) {
+  } else if (!F) st = kz_bad(r, KZ_ENULL, "F");
+  else st = kz_hmm_estimate(&x, -1, t, Y, Y + x.nq, F, Fv, r);
+  kz_hmm_close(&x);
   return st;
 }
 
-int kz_hmm_step(const kz_vib2 *m, const kz_hmm_params *p, double *Q, double *P, kz_report *r)
+int kz_hmm_average(const kz_vib *m, const kz_hmm_params *p, double t, const double *y0,
+                   kz_observe_fn obs, void *obs_par, int nobs, double *avg, kz_report *r)
 {
-  long long n;
-  KZ_TRY(check_params(m, p, &n, r));
-  if (p->variant != KZ_HMM_ASYNCHRONOUS) return kz_bad(r, KZ_EMODEL, "variant");
-  KZ_TRY(kz_check_num(r, p->H, "H", 0));
-  if (p->H == 0) return kz_bad(r, KZ_EDOMAIN, "H");
-  KZ_TRY(kz_check_vec(r, Q, m->dim, "Q"));
-  KZ_TRY(kz_check_vec(r, P, m->dim, "P"));
-  const int d = m->dim;
-  const double H = p->H;
-  double *ws;
-  KZ_TRY(setup(m, p, n, &ws, r));
-  size_t nw = (size_t)(p->half_window ? n + 1 : 2 * n + 1);
-  double *scratch = ws + nw, *F = scratch + 8 * d, *Qn = F + d, *Pn = Qn + d;
-  int st = force_estimate(m, p, n, ws, 0.0, Q, NULL, F, scratch, r);
-  if (st == KZ_OK) {
-    for (int i = 0; i < d; i++) {
-      Pn[i] = P[i] + 0.5 * H * F[i];
-      Qn[i] = Q[i] + H * Pn[i];
-    }
-    st = force_estimate(m, p, n, ws, 0.0, Qn, NULL, F, scratch, r);
+  if (obs && nobs < 1) return kz_bad(r, KZ_EDOMAIN, "nobs");
+  kz_hmm_ctx x;
+  KZ_TRY(kz_hmm_open(&x, m, p, obs ? nobs : 0, r));
+  int st = KZ_OK;
+  if (!isfinite(t)) st = kz_bad(r, KZ_ENONFINITE, "t");
+  else if ((st = kz_check_vec(r, y0, m->dim, "y0")) != KZ_OK) {
+  } else if (!avg) st = kz_bad(r, KZ_ENULL, "avg");
+  else {
+    kz_hmm_set_phase(&x, -1, t);
+    st = kz_hmm_window(&x, y0, obs, obs_par, 0, obs ? nobs : m->dim, avg, r);
   }
-  if (st == KZ_OK) {
-    for (int i = 0; i < d; i++) {
-      Q[i] = Qn[i];
-      P[i] = Pn[i] + 0.5 * H * F[i];
-    }
-    if (r) r->macro_steps++;
-  }
-  free(ws);
+  kz_hmm_close(&x);
   return st;
 }

@@ -135,23 +135,11 @@ static int check(kz_kepler *p, kz_report *r)
   return KZ_OK;
 }
 
-int kz_kepler_sys1(kz_sys1 *s, kz_kepler *p, kz_report *r)
+int kz_kepler_sys(kz_sys *s, kz_kepler *p, kz_report *r)
 {
   if (!s) return kz_bad(r, KZ_ENULL, "sys");
   KZ_TRY(check(p, r));
-  s->dim = 4;
-  s->rhs = kep_rhs;
-  s->par = p;
-  return KZ_OK;
-}
-
-int kz_kepler_split(kz_split *s, kz_kepler *p, kz_report *r)
-{
-  if (!s) return kz_bad(r, KZ_ENULL, "split");
-  KZ_TRY(check(p, r));
-  s->dim = 4;
-  s->flow_a = kep_flow_pert;
-  s->flow_b = kep_flow_kepler;
-  s->par = p;
+  const kz_sys v = {4, kep_rhs, p, 0, NULL, kep_flow_pert, kep_flow_kepler};
+  *s = v;
   return KZ_OK;
 }

@@ -1,8 +1,11 @@
-/* kz_kernel.c -- averaging kernels K on (-1, 1), even, unit mass (Calvo & Sanz-Serna
- * (2.12)-(2.13); Engquist & Tsai 2005, Sec. 2), and their discrete weights on a micro grid.
- * The exponential kernel's constant C is computed numerically: the shape exp(5/(x^2-1)) is
- * C-infinity with every derivative zero at +-1, so the trapezoidal rule converges faster than
- * any power of the grid size; 2^14 panels give C to round-off. */
+/* kz_kernel.c -- averaging kernels K on (-1, 1), even, unit mass, and their discrete weights on a
+ * micro grid: uniform and exponential (Calvo & Sanz-Serna (2.12)-(2.13); Engquist & Tsai 2005,
+ * Sec. 2), the same exponential as (3.5) of Sharp, Tsai & Engquist in the variable u = x/2 on
+ * (-1/2, 1/2) (their printed constant 422.11 is 2 C1 to four digits: 2 C1 = 422.1508), cosine,
+ * and Fredbo's K^exp(1) (= the exponential) and K^exp(2) (Fig. 3). The exponential constants are
+ * computed numerically: the shapes are C-infinity with every derivative zero at +-1, so the
+ * trapezoidal rule converges faster than any power of the grid size; 2^14 panels give C to
+ * round-off. */
 #include "kz_internal.h"
 
 static double kernel_shape(int kind, double x)
@@ -13,6 +16,7 @@ static double kernel_shape(int kind, double x)
   case KZ_KERNEL_UNIFORM: return 1.0;
   case KZ_KERNEL_EXPONENTIAL: return exp(5.0 / (x * x - 1.0));
   case KZ_KERNEL_COSINE: return 0.5 * (1.0 + cos(KZ_PI * x));
+  case KZ_KERNEL_EXP2: return exp(5.0 / (4.0 * (x * x - 1.0)));
   default: return NAN;
   }
 }
@@ -55,11 +59,14 @@ double kz_kernel_moment(int kind, int k)
   return kz_kernel_constant(kind) * shape_moment(kind, k);
 }
 
-int kz_kernel_weights(int kind, long long n, int half, double *w, kz_report *r)
+int kz_kernel_weights(int kind, long long n, int half, double constant, double *w,
+                      kz_report *r)
 {
   if (!w) return kz_bad(r, KZ_ENULL, "w");
   if (kind < 0 || kind >= KZ_KERNEL_END) return kz_bad(r, KZ_EDOMAIN, "kernel");
   if (n < 1) return kz_bad(r, KZ_EDOMAIN, "n");
+  KZ_TRY(kz_check_num(r, constant, "kernel_constant", 0));
+  if (constant < 0) return kz_bad(r, KZ_EDOMAIN, "kernel_constant");
   const long long lo = half ? 0 : -n, count = half ? n + 1 : 2 * n + 1;
   double sum = 0;
   for (long long i = 0; i < count; i++) {
@@ -71,6 +78,11 @@ int kz_kernel_weights(int kind, long long n, int half, double *w, kz_report *r)
     sum += v;
   }
   if (!(sum > 0)) return kz_bad(r, KZ_EDOMAIN, "n");
+  if (constant > 0) { /* K = constant * shape as printed: w_j = K(x_j) / n, doubled on a half */
+    const double c = (half ? 2.0 : 1.0) * constant / (double)n;
+    for (long long i = 0; i < count; i++) w[i] *= c;
+    return KZ_OK;
+  }
   for (long long i = 0; i < count; i++) w[i] /= sum;
   return KZ_OK;
 }

@@ -2,7 +2,8 @@
  * (2.2)-(2.3)  q'' = l^-1 (g + a(t)) sin q,  a(t) = vmax omega cos(omega t + theta0);
  * (2.9)        p' = f(q, theta; omega) = l^-1 (g + vmax omega cos theta) sin q;
  * (2.5)-(2.6)  Q'' = F(Q) = (g/l - vmax^2 / (2 l^2) cos Q) sin Q;
- * (2.7)        p ~ P + l^-1 v(t) sin Q,  v(t) = vmax sin(omega t + theta0). */
+ * (2.7)        p ~ P + l^-1 v(t) sin Q,  v(t) = vmax sin(omega t + theta0): the reconstruction
+ *              of Algorithm 1 (micro data (2.10)). */
 #include "kz_internal.h"
 
 static int check(const kz_pendulum *p, kz_report *r)
@@ -42,43 +43,36 @@ double kz_pendulum_averaged_force(const kz_pendulum *p, double Q)
   return (p->g / p->l - p->vmax * p->vmax / (2 * p->l * p->l) * cos(Q)) * sin(Q);
 }
 
-int kz_pendulum_lift(void *par, double theta, const double *Q, double *dp)
+/* (2.7): the micro velocity p = P + l^-1 v(t) sin Q with v = vmax sin(theta) */
+static int lift(void *par, double theta, const double *Y, double *y)
 {
   const kz_pendulum *p = par;
-  if (!p || !Q || !dp) return KZ_ENULL;
-  dp[0] = p->vmax * sin(theta) * sin(Q[0]) / p->l;
+  y[0] = Y[0];
+  y[1] = Y[1] + p->vmax * sin(theta) * sin(Y[0]) / p->l;
   return KZ_OK;
 }
 
-int kz_pendulum_vib2(kz_vib2 *m, kz_pendulum *p, kz_report *r)
+int kz_pendulum_vib(kz_vib *m, kz_pendulum *p, kz_report *r)
 {
   if (!m) return kz_bad(r, KZ_ENULL, "model");
   KZ_TRY(check(p, r));
-  m->dim = 1;
-  m->omega = p->omega;
-  m->theta0 = p->theta0;
-  m->even_in_theta = 1;
-  m->force = vib_force;
-  m->par = p;
+  const kz_vib v = {2, 1, p->omega, p->theta0, 1, NULL, vib_force, lift, p};
+  *m = v;
   return KZ_OK;
 }
 
-int kz_pendulum_sys2(kz_sys2 *m, kz_pendulum *p, kz_report *r)
+static int fill(kz_sys *s, kz_pendulum *p, kz_accel_fn accel, kz_report *r)
 {
-  if (!m) return kz_bad(r, KZ_ENULL, "model");
+  if (!s) return kz_bad(r, KZ_ENULL, "system");
   KZ_TRY(check(p, r));
-  m->dim = 1;
-  m->accel = time_accel;
-  m->par = p;
+  const kz_sys v = {2, NULL, p, 1, accel, NULL, NULL};
+  *s = v;
   return KZ_OK;
 }
 
-int kz_pendulum_averaged_sys2(kz_sys2 *m, kz_pendulum *p, kz_report *r)
+int kz_pendulum_sys(kz_sys *s, kz_pendulum *p, kz_report *r) { return fill(s, p, time_accel, r); }
+
+int kz_pendulum_averaged_sys(kz_sys *s, kz_pendulum *p, kz_report *r)
 {
-  if (!m) return kz_bad(r, KZ_ENULL, "model");
-  KZ_TRY(check(p, r));
-  m->dim = 1;
-  m->accel = averaged_accel;
-  m->par = p;
-  return KZ_OK;
+  return fill(s, p, averaged_accel, r);
 }

@@ -9,112 +9,30 @@
  *   (26)  F~ = [-Psi^2 + 8 Psi - 8 Psi^-1 + Psi^-2](Y*) / (12T)    (5-point, O(T^4))
  *   (29)  F~ = [-3/2 Y* + 1/2 Psi(Y*) + Psi(3/2 Y* - 1/2 Psi(Y*))] / T   (LISP, O(T^2))
  *   forward (Sec. 4.2)  F~ = [Psi(Y*) - Y*] / T                      (O(T))
- * with T = 2 pi eps in t. The field F~ is exposed to the macro-solver as an ordinary kz_sys1,
- * so any macro stepper written for kz_sys1 plugs in (RK4, DP5 constant, ode45-like DP5(4)).
- * The micro-solvers are selected from a const table (RK4, Strang). The half-explicit RK (HERK3)
- * that Sec. 6 uses for the index-2 DAE of the double pendulum is not implemented; it could be
- * added as one more entry, but would also need a DAE system type with constraints (and a
- * consistent-initialisation step) in kapitza.h, a new enum kz_micro_kind value and the
- * validation below. Work = micro-steps, counted exactly (2n per F~ for (25) and (29)). */
+ * with T = 2 pi eps in t. The field F~ is exposed to the macro-solver as an ordinary kz_sys,
+ * so any registry stepper (RK4, DP5, ...) with a constant step, or the ode45 controller, drives
+ * it. The micro-solver is any registry stepper the oscillatory system supports (RK4 on the full
+ * field, Strang on its split form, ...). The half-explicit RK (HERK3) that Sec. 6 uses for the
+ * index-2 DAE of the double pendulum is not implemented here. Work = micro-steps, counted
+ * exactly (2n per F~ for (25) and (29)). */
 #include "kz_internal.h"
 #include <stdlib.h>
 #include <string.h>
 
-/* ---------- micro-solver table ---------- */
-
-typedef struct micro_type {
-  const char *name;
-  int work_per_dim; /* doubles of workspace per dimension */
-  int (*step)(const kz_micro *m, double t, double h, double *y, double *work, kz_report *r);
-} micro_type;
-
-static int step_rk4(const kz_micro *m, double t, double h, double *y, double *work, kz_report *r)
-{
-  return kz_rk4_step(m->sys, t, h, y, work, r);
-}
-static int step_strang(const kz_micro *m, double t, double h, double *y, double *work,
-                       kz_report *r)
-{
-  return kz_strang_step(m->split, t, h, y, work, r);
-}
-
-static const micro_type micro_types[] = {
-  [KZ_MICRO_RK4] = {"rk4", 5, step_rk4},
-  [KZ_MICRO_STRANG] = {"strang", 1, step_strang},
-};
-static const int n_micro_types = (int)(sizeof micro_types / sizeof micro_types[0]);
-
-int kz_micro_dim(const kz_micro *m)
-{
-  if (!m || m->kind < 0 || m->kind >= n_micro_types) return -1;
-  if (m->kind == KZ_MICRO_RK4) return (m->sys && m->sys->rhs) ? m->sys->dim : -1;
-  if (m->kind == KZ_MICRO_STRANG)
-    return (m->split && m->split->flow_a && m->split->flow_b) ? m->split->dim : -1;
-  return -1;
-}
-
 static int check_micro(const kz_micro *m, kz_report *r)
 {
   if (!m) return kz_bad(r, KZ_ENULL, "micro");
-  if (m->kind < 0 || m->kind >= n_micro_types) return kz_bad(r, KZ_EDOMAIN, "micro.kind");
-  if (m->kind == KZ_MICRO_RK4 && (!m->sys || !m->sys->rhs)) return kz_bad(r, KZ_ENULL, "micro.sys");
-  if (m->kind == KZ_MICRO_STRANG && (!m->split || !m->split->flow_a || !m->split->flow_b))
-    return kz_bad(r, KZ_ENULL, "micro.split");
-  if (kz_micro_dim(m) < 1) return kz_bad(r, KZ_EDOMAIN, "dim");
-  return KZ_OK;
-}
-
-/* ---------- internal helpers, shared with kz_sam_mr.c and kz_split.c ----------
- * Not part of the public API; they expect a micro-solver that has passed check_micro (or
- * kz_micro_dim(m) >= 1) and do no validation. Their prototypes are repeated in kz_sam_mr.c and
- * kz_split.c (kz_internal.h is the place for them). */
-
-/* Doubles of stepper workspace the micro-solver m needs. */
-size_t kz_micro_work(const kz_micro *m)
-{
-  return (size_t)kz_micro_dim(m) * (size_t)micro_types[m->kind].work_per_dim;
-}
-
-/* nsteps steps of size h from t on y, using work (kz_micro_work(m) doubles); no restore.
- * On failure r->fail_step is the index of the failed step (callers may overwrite it). */
-int kz_micro_steps(const kz_micro *m, double t, double h, long long nsteps, double *y,
-                   double *work, kz_report *r)
-{
-  int (*step)(const kz_micro *, double, double, double *, double *, kz_report *) =
-      micro_types[m->kind].step;
-  for (long long k = 0; k < nsteps; k++) {
-    int st = step(m, t + (double)k * h, h, y, work, r);
-    if (st != KZ_OK) {
-      if (r) r->fail_step = k;
-      return st;
-    }
-  }
-  return KZ_OK;
-}
-
-/* kz_micro_steps with its own workspace, y left as it was on failure (run-with-restore). */
-int kz_micro_run_restore(const kz_micro *m, double t, double h, long long nsteps, double *y,
-                         kz_report *r)
-{
-  const size_t d = (size_t)kz_micro_dim(m);
-  double *buf = malloc(sizeof(double) * (d + kz_micro_work(m)));
-  if (!buf) return kz_bad(r, KZ_ENOMEM, "work");
-  double *y0 = buf, *work = buf + d;
-  memcpy(y0, y, sizeof(double) * d);
-  int st = kz_micro_steps(m, t, h, nsteps, y, work, r);
-  if (st != KZ_OK) memcpy(y, y0, sizeof(double) * d);
-  free(buf);
-  return st;
+  if (!m->type) return kz_bad(r, KZ_ENULL, "micro.type");
+  if (!m->sys) return kz_bad(r, KZ_ENULL, "micro.sys");
+  const int st = kz_step_check(m->type, m->sys, r);
+  /* the system lacks what the stepper needs (e.g. Strang without sub-flows) */
+  return st == KZ_EMODEL ? kz_bad(r, st, "micro.type") : st;
 }
 
 int kz_micro_run(const kz_micro *m, double t, double h, long long n, double *y, kz_report *r)
 {
   KZ_TRY(check_micro(m, r));
-  KZ_TRY(kz_check_num(r, t, "t", 0));
-  KZ_TRY(kz_check_num(r, h, "h", 0));
-  if (n < 0) return kz_bad(r, KZ_EDOMAIN, "n");
-  KZ_TRY(kz_check_vec(r, y, kz_micro_dim(m), "y"));
-  return kz_micro_run_restore(m, t, h, n, y, r);
+  return kz_run(m->type, m->sys, t, h, n, y, r);
 }
 
 /* ---------- the recovered field ---------- */
@@ -132,7 +50,7 @@ static int psi(sam_ctx *x, int k, const double *Y, double *out)
 {
   const double h = (k > 0 ? 1.0 : -1.0) * x->p->period / (double)x->p->n;
   memcpy(out, Y, sizeof(double) * (size_t)x->d);
-  return kz_micro_steps(x->m, x->p->t0, h, (long long)abs(k) * x->p->n, out, x->work, &x->rep);
+  return kz_steps(x->m->type, x->m->sys, x->p->t0, h, (long long)abs(k) * x->p->n, out, x->work, &x->rep);
 }
 
 static int sam_field(sam_ctx *x, const double *Y, double *F)
@@ -151,13 +69,13 @@ static int sam_field(sam_ctx *x, const double *Y, double *F)
     const double h = T / (double)x->p->n;
     const long long n = x->p->n;
     memcpy(a, Y, sizeof(double) * (size_t)d);
-    KZ_TRY(kz_micro_steps(x->m, x->p->t0, h, n, a, x->work, &x->rep));
+    KZ_TRY(kz_steps(x->m->type, x->m->sys, x->p->t0, h, n, a, x->work, &x->rep));
     memcpy(c, a, sizeof(double) * (size_t)d);
-    KZ_TRY(kz_micro_steps(x->m, x->p->t0 + T, h, n, c, x->work, &x->rep));
+    KZ_TRY(kz_steps(x->m->type, x->m->sys, x->p->t0 + T, h, n, c, x->work, &x->rep));
     memcpy(b, Y, sizeof(double) * (size_t)d);
-    KZ_TRY(kz_micro_steps(x->m, x->p->t0, -h, n, b, x->work, &x->rep));
+    KZ_TRY(kz_steps(x->m->type, x->m->sys, x->p->t0, -h, n, b, x->work, &x->rep));
     memcpy(e, b, sizeof(double) * (size_t)d);
-    KZ_TRY(kz_micro_steps(x->m, x->p->t0 - T, -h, n, e, x->work, &x->rep));
+    KZ_TRY(kz_steps(x->m->type, x->m->sys, x->p->t0 - T, -h, n, e, x->work, &x->rep));
     for (int i = 0; i < d; i++) F[i] = (-c[i] + 8 * a[i] - 8 * b[i] + e[i]) / (12 * T);
     return KZ_OK;
   }
@@ -200,12 +118,12 @@ static int ctx_open(sam_ctx *x, const kz_micro *m, const kz_sam_params *p, kz_re
   memset(x, 0, sizeof *x);
   x->m = m;
   x->p = p;
-  x->d = kz_micro_dim(m);
+  x->d = m->sys->dim;
   kz_report_init(&x->rep);
-  const size_t d = (size_t)x->d;
-  x->work = malloc(sizeof(double) * (kz_micro_work(m) + 4 * d));
+  const size_t d = (size_t)x->d, nw = kz_steps_work(m->type, x->d);
+  x->work = malloc(sizeof(double) * (nw + 4 * d));
   if (!x->work) return kz_bad(r, KZ_ENOMEM, "work");
-  x->a = x->work + kz_micro_work(m);
+  x->a = x->work + nw;
   x->b = x->a + d;
   x->c = x->b + d;
   x->e = x->c + d;
@@ -233,7 +151,7 @@ int kz_sam_force(const kz_micro *m, const kz_sam_params *p, const double *Y, dou
 {
   KZ_TRY(check_micro(m, r));
   KZ_TRY(check_params(p, r));
-  KZ_TRY(kz_check_vec(r, Y, kz_micro_dim(m), "Y"));
+  KZ_TRY(kz_check_vec(r, Y, m->sys->dim, "Y"));
   if (!F) return kz_bad(r, KZ_ENULL, "F");
   sam_ctx x;
   KZ_TRY(ctx_open(&x, m, p, r));
@@ -248,8 +166,8 @@ int kz_sam_run(const kz_micro *m, const kz_sam_params *p, const kz_macro *mac, c
   KZ_TRY(check_micro(m, r));
   KZ_TRY(check_params(p, r));
   if (!mac) return kz_bad(r, KZ_ENULL, "macro");
-  if (mac->kind < KZ_MACRO_RK4 || mac->kind > KZ_MACRO_ODE45) return kz_bad(r, KZ_EDOMAIN, "macro.kind");
-  const int d = kz_micro_dim(m);
+  if (mac->kind != KZ_MACRO_FIXED && mac->kind != KZ_MACRO_ODE45) return kz_bad(r, KZ_EDOMAIN, "macro.kind");
+  const int d = m->sys->dim;
   KZ_TRY(kz_check_vec(r, y0, d, "y0"));
   if (nout < 1) return kz_bad(r, KZ_EDOMAIN, "nout");
   if (!tout) return kz_bad(r, KZ_ENULL, "tout");
@@ -258,7 +176,14 @@ int kz_sam_run(const kz_micro *m, const kz_sam_params *p, const kz_macro *mac, c
     if (!isfinite(tout[k])) return kz_bad(r, KZ_ENONFINITE, "tout");
     if (!(tout[k] > (k ? tout[k - 1] : p->t0))) return kz_bad(r, KZ_EDOMAIN, "tout");
   }
-  if (mac->kind != KZ_MACRO_ODE45) {
+  sam_ctx x;
+  kz_sys field = {0};
+  field.dim = d;
+  field.rhs = sam_rhs;
+  field.par = &x;
+  if (mac->kind == KZ_MACRO_FIXED) {
+    if (!mac->type) return kz_bad(r, KZ_ENULL, "macro.type");
+    if (kz_step_check(mac->type, &field, NULL) != KZ_OK) return kz_bad(r, KZ_EMODEL, "macro.type");
     KZ_TRY(kz_check_num(r, mac->H, "macro.H", 1));
     for (long long k = 0; k < nout; k++)
       if (kz_ratio_int(tout[k] - p->t0, mac->H) < 1) return kz_bad(r, KZ_EGRID, "tout");
@@ -268,19 +193,22 @@ int kz_sam_run(const kz_micro *m, const kz_sam_params *p, const kz_macro *mac, c
     if (!isfinite(mac->H) || mac->H < 0) return kz_bad(r, KZ_EDOMAIN, "macro.H");
     if (!isfinite(mac->hmax) || mac->hmax < 0) return kz_bad(r, KZ_EDOMAIN, "macro.hmax");
   }
-  sam_ctx x;
   KZ_TRY(ctx_open(&x, m, p, r));
-  kz_sys1 field = {d, sam_rhs, &x};
   kz_report mrep;
   kz_report_init(&mrep);
   int st = KZ_OK;
   long long macro = 0;
-  if (mac->kind == KZ_MACRO_RK4) {
-    double *buf = malloc(sizeof(double) * 6 * (size_t)d);
+  if (mac->kind == KZ_MACRO_FIXED) {
+    /* constant steps H of a registry stepper from t0, FSAL-chained when the stepper is */
+    const kz_step_type *T = mac->type;
+    const size_t nw = kz_step_work(T, d);
+    double *buf = malloc(sizeof(double) * (nw + 3 * (size_t)d));
     if (!buf) { free(x.work); return kz_bad(r, KZ_ENOMEM, "work"); }
-    double *y = buf + 5 * d;
+    double *y = buf + nw, *f = y + d, *g = f + d;
     memcpy(y, y0, sizeof(double) * (size_t)d);
     const long long nsteps = kz_ratio_int(tout[nout - 1] - p->t0, mac->H);
+    if (T->fsal) st = kz_eval(&field, p->t0, y, f, &mrep);
+    if (st != KZ_OK) mrep.fail_step = 0;
     long long next = 0;
     for (long long k = 0; k < nsteps && st == KZ_OK; k++) {
       const double t = p->t0 + (double)k * mac->H;
@@ -289,8 +217,10 @@ int kz_sam_run(const kz_micro *m, const kz_sam_params *p, const kz_macro *mac, c
         if (hist_t) hist_t[k] = t;
         if (hist_h) hist_h[k] = mac->H;
       }
-      st = kz_rk4_step(&field, t, mac->H, y, buf, &mrep);
-      if (st != KZ_OK) { mrep.fail_step = k; break; }
+      st = T->apply(&field, t, mac->H, y, T->fsal ? f : NULL, T->fsal ? g : NULL, buf, &mrep);
+      if (st != KZ_OK) { mrep.fail_step = k; mrep.fail_time = t; break; }
+      if (!kz_all_finite(y, d)) { st = kz_fail(&mrep, KZ_EDIVERGED, "y", k, t + mac->H); break; }
+      if (T->fsal) { double *tmp = f; f = g; g = tmp; }
       macro++;
       while (next < nout && kz_ratio_int(tout[next] - p->t0, mac->H) == k + 1)
         memcpy(yout + d * next++, y, sizeof(double) * (size_t)d);
@@ -298,9 +228,8 @@ int kz_sam_run(const kz_micro *m, const kz_sam_params *p, const kz_macro *mac, c
     free(buf);
     if (nhist) *nhist = macro;
   } else {
-    kz_dopri_params dp = {mac->kind == KZ_MACRO_DP5 ? KZ_DOPRI_CONSTANT : KZ_DOPRI_ODE45,
-                          mac->H, mac->rtol, mac->atol, mac->hmax};
-    st = kz_dopri_run(&field, &dp, p->t0, y0, nout, tout, yout, hist_t, hist_h, hist_cap, nhist,
+    const kz_ode45_params op = {mac->H, mac->rtol, mac->atol, mac->hmax};
+    st = kz_ode45_run(&field, &op, p->t0, y0, nout, tout, yout, hist_t, hist_h, hist_cap, nhist,
                       &mrep);
     macro = mrep.macro_steps;
   }

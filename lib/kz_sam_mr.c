@@ -29,9 +29,9 @@ int kz_mr_coefficients(long long M, double *b, double *a, kz_report *r)
 int kz_mr_run(const kz_micro *m, const kz_sam_params *p, long long M, long long nmacro,
               double *y, kz_report *r)
 {
-  if (!m) return kz_bad(r, KZ_ENULL, "micro");
-  const int d = kz_micro_dim(m);
-  if (d < 1) return kz_bad(r, KZ_EDOMAIN, "micro");
+  if (!m || !m->type || !m->sys) return kz_bad(r, KZ_ENULL, "micro");
+  if (kz_step_check(m->type, m->sys, r) != KZ_OK) return kz_bad(r, KZ_EMODEL, "micro.type");
+  const int d = m->sys->dim;
   if (!p) return kz_bad(r, KZ_ENULL, "params");
   KZ_TRY(kz_check_num(r, p->period, "period", 1));
   KZ_TRY(kz_check_num(r, p->t0, "t0", 0));
@@ -41,7 +41,7 @@ int kz_mr_run(const kz_micro *m, const kz_sam_params *p, long long M, long long 
   KZ_TRY(kz_mr_coefficients(M, b, a, r));
   KZ_TRY(kz_check_vec(r, y, d, "y"));
   /* one workspace for the whole run: y0, Z, D (4 rows of Psi(Z_i) - Z_i), the micro-solver's */
-  double *buf = malloc(sizeof(double) * (6 * (size_t)d + kz_micro_work(m)));
+  double *buf = malloc(sizeof(double) * (6 * (size_t)d + kz_steps_work(m->type, d)));
   if (!buf) return kz_bad(r, KZ_ENOMEM, "work");
   double *y0 = buf, *Z = buf + d, *D = buf + 2 * d, *work = buf + 6 * d;
   const double h = p->period / (double)p->n, Mf = (double)M;
@@ -57,7 +57,7 @@ int kz_mr_run(const kz_micro *m, const kz_sam_params *p, long long M, long long 
       double *Di = D + i * d;
       memcpy(Di, Z, sizeof(double) * (size_t)d);
       st = kz_check_vec(r, Z, d, "y"); /* the stage may have overflowed */
-      if (st == KZ_OK) st = kz_micro_steps(m, p->t0, h, p->n, Di, work, r); /* Psi(Z_i), from t0 */
+      if (st == KZ_OK) st = kz_steps(m->type, m->sys, p->t0, h, p->n, Di, work, r); /* Psi(Z_i), from t0 */
       for (int c = 0; c < d; c++) Di[c] -= Z[c];
     }
     if (st != KZ_OK) { if (r) r->fail_step = k; break; }

@@ -43,23 +43,11 @@ static int check(kz_vdp *p, kz_report *r)
   return KZ_OK;
 }
 
-int kz_vdp_sys1(kz_sys1 *s, kz_vdp *p, kz_report *r)
+int kz_vdp_sys(kz_sys *s, kz_vdp *p, kz_report *r)
 {
   if (!s) return kz_bad(r, KZ_ENULL, "sys");
   KZ_TRY(check(p, r));
-  s->dim = 2;
-  s->rhs = vdp_rhs;
-  s->par = p;
-  return KZ_OK;
-}
-
-int kz_vdp_split(kz_split *s, kz_vdp *p, kz_report *r)
-{
-  if (!s) return kz_bad(r, KZ_ENULL, "split");
-  KZ_TRY(check(p, r));
-  s->dim = 2;
-  s->flow_a = vdp_flow_pert;
-  s->flow_b = vdp_flow_rot;
-  s->par = p;
+  const kz_sys v = {2, vdp_rhs, p, 0, NULL, vdp_flow_pert, vdp_flow_rot};
+  *s = v;
   return KZ_OK;
 }

@@ -244,12 +244,12 @@ static int vmi_rhs(void *par, double t, const double *y, double *dy)
   return st;
 }
 
-int kz_vmi_sys1(kz_sys1 *s, const kz_vmi_model *m, kz_report *r)
+int kz_vmi_sys(kz_sys *s, const kz_vmi_model *m, kz_report *r)
 {
   if (!s) return kz_bad(r, KZ_ENULL, "sys");
   KZ_TRY(model_ok(m, r));
-  s->dim = 2 * (m->ns + m->nf);
-  s->rhs = vmi_rhs;
-  s->par = (void *)(size_t)m; /* read-only use */
+  const kz_sys v = {2 * (m->ns + m->nf), vmi_rhs, (void *)(size_t)m /* read-only use */, 0, NULL,
+                    NULL, NULL};
+  *s = v;
   return KZ_OK;
 }

@@ -4,44 +4,33 @@
 -- efficiency helpers. All stepping happens in C (lib/kz_sam*.c); this module configures and
 -- collects.
 local kz = require "kapitza"
+local E = require "experiment"
+local models = require "models"
 local ffi, C = kz.ffi, kz.C
 
 local M = {}
 
-M.diffs = { central2 = C.KZ_SAM_CENTRAL2, central4 = C.KZ_SAM_CENTRAL4, lisp = C.KZ_SAM_LISP2,
-            forward = C.KZ_SAM_FORWARD }
-M.macros = { rk4 = C.KZ_MACRO_RK4, dp5 = C.KZ_MACRO_DP5, ode45 = C.KZ_MACRO_ODE45 }
-M.micros = { rk4 = C.KZ_MICRO_RK4, strang = C.KZ_MICRO_STRANG }
-
-local function model(kind, eps)
-  kz.finite(eps, kind .. ".eps")
-  local obj = { kind = kind, eps = eps, par = ffi.new("kz_" .. kind), sys = ffi.new("kz_sys1"),
-                split = ffi.new("kz_split") }
-  obj.par.eps = eps
-  local r = kz.report()
-  kz.call("kz_" .. kind .. "_sys1", obj.sys, obj.par, r)
-  kz.call("kz_" .. kind .. "_split", obj.split, obj.par, r)
-  obj.dim = obj.sys.dim
-  return obj
-end
+-- Constant-step macro-solvers are registry steppers; ode45 is the controller.
+M.macros = { rk4 = "rk4", dp5 = "dp5", ode45 = "ode45" }
+M.micros = { rk4 = "rk4", strang = "strang" }
 
 --- The perturbed Kepler problem (19) in tau, y = (x1, x2, v1, v2); period 2 pi.
-function M.kepler(eps) return model("kepler", eps) end
+function M.kepler(eps) return models.kepler(eps) end
 --- van der Pol (17) in tau, y = (q, p); period 2 pi.
-function M.vdp(eps) return model("vdp", eps) end
+function M.vdp(eps) return models.vdp(eps) end
 
 --- The micro-solver for a model: kind 'rk4' (on the full system) or 'strang' (its splitting:
 -- perturbation half-steps outside, the unperturbed flow inside; swapped = true exchanges them).
 function M.micro(mod, kind, swapped)
-  local k = M.micros[kind]
-  if not k then error("sam.micro: kind must be 'rk4' or 'strang' (got " .. tostring(kind) .. ")", 2) end
-  local m, split = ffi.new("kz_micro"), mod.split
+  if not M.micros[kind] then error("sam.micro: kind must be 'rk4' or 'strang' (got " .. tostring(kind) .. ")", 2) end
+  local sys = mod.sys
   if swapped then
-    split = ffi.new("kz_split", { mod.split.dim, mod.split.flow_b, mod.split.flow_a, mod.split.par })
+    sys = ffi.new("kz_sys", mod.sys)
+    sys.flow_a, sys.flow_b = mod.sys.flow_b, mod.sys.flow_a
   end
-  m.kind = k
-  m.sys, m.split = mod.sys, split
-  return { c = m, model = mod, split = split, dim = mod.dim, kind = kind } -- keeps them alive
+  local m = ffi.new("kz_micro")
+  m.type, m.sys = kz.stepper(kind), sys
+  return { c = m, model = mod, sys = sys, dim = mod.dim, kind = kind } -- keeps them alive
 end
 
 local function tolua(buf, off, d)
@@ -55,8 +44,8 @@ local function sparams(o)
   p.period = o.period or 2 * math.pi
   p.t0 = o.t0 or 0
   p.n = o.n
-  local diff = M.diffs[o.diff or "central2"]
-  if not diff then error("sam: unknown difference formula '" .. tostring(o.diff) .. "'", 3) end
+  local ok, diff = pcall(kz.choose, kz.sam_diffs, o.diff or "central2", "sam difference formula")
+  if not ok then error(diff, 3) end
   p.diff = diff
   return p
 end
@@ -71,7 +60,8 @@ function M.sam(mi, o)
   local mac = ffi.new("kz_macro")
   local mk = M.macros[o.macro or "rk4"]
   if not mk then error("sam.sam: unknown macro-solver '" .. tostring(o.macro) .. "'", 2) end
-  mac.kind, mac.H = mk, o.H or 0
+  if mk == "ode45" then mac.kind = C.KZ_MACRO_ODE45 else mac.kind, mac.type = C.KZ_MACRO_FIXED, kz.stepper(mk) end
+  mac.H = o.H or 0
   mac.rtol, mac.atol, mac.hmax = o.rtol or 0, o.atol or 0, o.hmax or 0
   local d, nout = mi.dim, #o.tout
   local tout, yout = kz.vec(nout, o.tout), kz.vec(nout * d)
@@ -121,52 +111,6 @@ function M.conventional(mi, o)
   return out, kz.counts(r)
 end
 
---- Reference states: classical RK4 with `m` and `2m` steps per output interval of length L,
--- combined by Richardson extrapolation (y_2m + (y_2m - y_m)/15), at nout equally spaced
--- outputs. Returns the states and the estimated error (max |y_2m - y_m| / 15 at the end).
-function M.reference(mod, y0, L, nout, m)
-  local res = {}
-  for pass, k in ipairs { m, 2 * m } do
-    local y, r = kz.vec(mod.dim, y0), kz.report()
-    res[pass] = {}
-    for j = 1, nout do
-      kz.call("kz_rk4_run", mod.sys, (j - 1) * L, L / k, k, y, r)
-      res[pass][j] = tolua(y, 0, mod.dim)
-    end
-  end
-  local out, est = {}, 0
-  for j = 1, nout do
-    out[j] = {}
-    for i = 1, mod.dim do
-      local a, b = res[1][j][i], res[2][j][i]
-      out[j][i] = b + (b - a) / 15
-      if j == nout then est = math.max(est, math.abs(b - a) / 15) end
-    end
-  end
-  return out, est
-end
-
---- Euclidean norm of a - b.
-function M.dist(a, b)
-  local s = 0
-  for i = 1, #a do local d = a[i] - b[i]; s = s + d * d end -- x * x, not x ^ 2 (scenario.lua, pow10)
-  return math.sqrt(s)
-end
-
---- Least-squares slope of log(y) against log(x) (shared with every scenario).
-M.loglog_slope = require("scenario").loglog_slope
-
---- The work a curve {work = {...}, err = {...}} (errors decreasing with work) needs to reach
--- error e, by piecewise-linear interpolation in log-log (extrapolating the end segments).
-function M.work_at(curve, e)
-  local w, er = curve.work, curve.err
-  local n = #w
-  local i = 1
-  while i < n - 1 and er[i + 1] > e do i = i + 1 end
-  local x1, x2, y1, y2 = math.log(er[i]), math.log(er[i + 1]), math.log(w[i]), math.log(w[i + 1])
-  return math.exp(y1 + (math.log(e) - x1) * (y2 - y1) / (x2 - x1))
-end
-
 --- A row list of {method, eps, N, n, work, error} -> data-file rows keyed by column.
 M.eff_columns = { "method", "eps", "N", "n", "work", "error" }
 
@@ -182,25 +126,6 @@ function M.select(rows, f)
   return out
 end
 
---- Claims table: rows {claim, paper, reproduced, holds (bool)} -> Markdown and tsv rows.
-function M.claims_md(S, rows, note)
-  local md = {}
-  for i, c in ipairs(rows) do
-    md[i] = { c[1], c[2], c[3], c[4] == "partly" and "partly" or (c[4] and "yes" or "**no**") }
-  end
-  return S.md_table({ "claim (paper)", "published", "reproduced", "holds" }, md) ..
-         (note and ("\n" .. note .. "\n") or "")
-end
-
-function M.claims_tsv(rows)
-  local out = {}
-  for i, c in ipairs(rows) do
-    out[i] = { claim = c.key, published = c.pub or "", reproduced = c.val,
-               holds = c[4] == "partly" and "partly" or (c[4] and "yes" or "no") }
-  end
-  return { "claim", "published", "reproduced", "holds" }, out
-end
-
 ---------------------------------------------------------------------------------------------------
 -- The perturbed Kepler experiment of Sec. 5.1 (Figures 3 and 4)
 ---------------------------------------------------------------------------------------------------
@@ -213,7 +138,7 @@ function M.kepler_setup(eps, refm)
   local mod = M.kepler(eps)
   local periods = 1 / (16 * eps)
   assert(periods == math.floor(periods), "kepler_setup: 1/(16 eps) must be a whole number of periods")
-  local ref, est = M.reference(mod, M.kepler_y0, 2 * math.pi, periods, refm)
+  local ref, est = E.richardson(mod.sys, M.kepler_y0, 2 * math.pi, periods, refm)
   return { eps = eps, mod = mod, periods = periods, tau_end = 2 * math.pi * periods,
            ref = ref[#ref], ref_est = est, micro = { rk4 = M.micro(mod, "rk4"),
            strang = M.micro(mod, "strang") } }
@@ -242,7 +167,7 @@ function M.kepler_run(ks, kind, method, N, n, diff)
     error("kepler_run: unknown method " .. tostring(method), 2)
   end
   return { method = method, eps = ks.eps, N = N, n = n, work = c.micro_steps,
-           error = M.dist(y, ks.ref) }
+           error = E.dist(y, ks.ref) }
 end
 
 --- eps written as 2^k when it is a power of two.
@@ -252,14 +177,7 @@ function M.eps_str(e)
   return string.format("%g", e)
 end
 
-local function range(xs, fmt)
-  local lo, hi = math.huge, -math.huge
-  for _, x in ipairs(xs) do lo, hi = math.min(lo, x), math.max(hi, x) end
-  fmt = fmt or "%.3g"
-  if string.format(fmt, lo) == string.format(fmt, hi) then return string.format(fmt, lo), lo, hi end
-  return string.format(fmt .. "–" .. fmt, lo, hi), lo, hi
-end
-M.range = range
+local range = E.range
 
 local function err_of(rows, f)
   local t = {}
@@ -272,15 +190,11 @@ end
 -- o.eps_ratio (2 | 0.5): SAM error ratio when eps halves at equal n (n >= o.eps_min_n), within
 -- o.eps_tol; o.conv ('larger' | 'comparable'); o.work_factor (bool): the equal-error work
 -- factor at the smallest eps, accepted in [12, 25] at n >= 32.
--- Returns rows {text, published, reproduced, holds, key =, val =, pub =}.
+-- Returns the claims table (experiment.claims).
 function M.kepler_claims(sc, P, top, bottom, o)
-  local ref = sc:reference()
-  local pub = {}
-  for _, r in ipairs(ref) do pub[r.claim] = r.published end
-  local out = {}
-  local function add(key, text, published, val, holds)
-    out[#out + 1] = { text, published, val, holds, key = key, val = val, pub = published }
-  end
+  local out = E.claims(sc)
+  local pub = out.pub
+  local function add(...) out:add(...) end
   local ns, eps = P.n, P.eps
   local nf, np = ns[#ns], ns[#ns - 1]
   -- work
@@ -299,7 +213,7 @@ function M.kepler_claims(sc, P, top, bottom, o)
     rat[#rat + 1] = string.format("%.1f", x)
     okn = okn and x >= o.ratio_n
     for i, n in ipairs(ns) do xs[i], ys[i] = n, t[n].error end
-    local sl = -M.loglog_slope(xs, ys)
+    local sl = -E.slope(xs, ys)
     slo[#slo + 1] = string.format("%.2f", sl)
     if o.slope_tol then okn = okn and math.abs(sl - o.order) <= o.slope_tol end
   end
@@ -358,7 +272,7 @@ function M.kepler_claims(sc, P, top, bottom, o)
     end
     local f, okf = {}, true
     for _, r in ipairs(M.select(top, { method = "SAM", eps = e })) do
-      local x = M.work_at(conv, r.error) / r.work
+      local x = E.work_at(conv, r.error) / r.work
       f[#f + 1] = string.format("%.1f (n=%d)", x, r.n)
       if r.n >= 32 then okf = okf and x >= 12 and x <= 25 end
     end
@@ -416,15 +330,11 @@ end
 
 --- The claims of Sec. 5.2 on the runs of scenarios/sam-fig5.lua. runs[i] = {eps, ode45, dp5,
 -- strang (work counts), h (ode45 steps), tau_end, first (index of its first row in errs)}.
--- Returns Markdown, or the claim rows when raw is set.
-function M.vdp_claims(sc, P, runs, errs, raw)
-  local S = require "scenario"
-  local pub = {}
-  for _, r in ipairs(sc:reference()) do pub[r.claim] = r.published end
-  local out = {}
-  local function add(key, text, published, val, holds)
-    out[#out + 1] = { text, tostring(published), val, holds, key = key, val = val, pub = tostring(published) }
-  end
+-- Returns the claims table (experiment.claims) and a note on the work.
+function M.vdp_claims(sc, P, runs, errs)
+  local out = E.claims(sc)
+  local pub = out.pub
+  local function add(...) out:add(...) end
   local r1 = runs[1]
   local e1 = M.eps_str(r1.eps)
   local function steps_claim(key, r)
@@ -450,7 +360,7 @@ function M.vdp_claims(sc, P, runs, errs, raw)
   okc = okc and math.abs(last.ode45 / last.strang - 1) < 0.1 and math.abs(last.dp5 / last.strang - 1) < 0.1
   add("errors_comparable", string.format("ε = %s: errors of (i) ode45 and (ii) constant-step SAM over (iii) Strang at every sampled τ", e1),
       "comparable", string.format("(i)/(iii) %s, (ii)/(iii) %s; at τ_end %.4f and %.4f (accept ×10 everywhere, 10 %% at τ_end)",
-      M.range(q1), M.range(q2), last.ode45 / last.strang, last.dp5 / last.strang), okc)
+      range(q1), range(q2), last.ode45 / last.strang, last.dp5 / last.strang), okc)
   local w1, w2, w3 = r1.ode45.micro_steps, r1.dp5.micro_steps, r1.strang.micro_steps
   add("cost_order", "work (micro-steps): (i) < (ii) ≪ (iii)", "(i) < (ii) < (iii)",
       string.format("%d < %d < %d (%d, %d field evaluations)", w1, w2, w3, w1 / (2 * P.n), w2 / (2 * P.n)),
@@ -473,10 +383,9 @@ function M.vdp_claims(sc, P, runs, errs, raw)
         M.eps_str(r.eps), e1), pub.error_ratio_eps_halving,
         string.format("%.3f, %.3f, %.3f (accept ±10 %%)", rat[1], rat[2], rat[3]), okr)
   end
-  if raw then return out end
-  return M.claims_md(S, out, string.format("Work: (i) %d field evaluations × %d micro-steps; (ii) 1 + 6·%d; " ..
+  return out, string.format("Work: (i) %d field evaluations × %d micro-steps; (ii) 1 + 6·%d; " ..
     "(iii) one Strang step per Δτ. ode45 step lengths at ε = %s range from %.0f to %.0f.",
-    w1 / (2 * P.n), 2 * P.n, r1.dp5.macro_steps, e1, math.min(unpack(r1.h)), math.max(unpack(r1.h))))
+    w1 / (2 * P.n), 2 * P.n, r1.dp5.macro_steps, e1, math.min(unpack(r1.h)), math.max(unpack(r1.h)))
 end
 
 --- The sweep and data files shared by Figures 3 and 4 (they differ in the micro-solver `kind`

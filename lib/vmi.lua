@@ -5,6 +5,7 @@
 -- orders). All stepping happens in C (lib/kz_vmi*.c); this module configures and collects.
 local kz = require "kapitza"
 local S = require "scenario"
+local E = require "experiment"
 local ffi, C = kz.ffi, kz.C
 
 local M = {}
@@ -46,8 +47,17 @@ function M.params(scheme, o)
 end
 
 ---------------------------------------------------------------------------------------------------
--- Models with the paper's initial data
+-- Models with the paper's initial data, in the shape of lib/models.lua: name, dim, par, sys (the
+-- Hamiltonian equations (2.4) as a kz_sys, for the RK4 references), plus the kz_vmi_model the
+-- integrator takes (model), ns, nf and the paper's initial state y0.
 ---------------------------------------------------------------------------------------------------
+
+local function shape(o)
+  o.name, o.dim, o.nq = o.kind, o.d, 0
+  o.sys = ffi.new("kz_sys")
+  kz.call("kz_vmi_sys", o.sys, o.model, kz.report())
+  return o
+end
 
 --- FPU, Sec. 6: l = 3, omega = 50, HLW initial values q^s = (1,0,0), q^f = (1/omega,0,0),
 -- p^s = p^f = (1,0,0).
@@ -64,7 +74,7 @@ function M.fpu(t)
   for i = 1, 4 * l do y0[i] = 0 end
   y0[1], y0[l + 1], y0[2 * l + 1], y0[3 * l + 1] = 1, 1 / o.omega, 1, 1
   o.y0 = y0
-  return o
+  return shape(o)
 end
 
 --- Oscillatory energies of the stiff springs I_j = (p_j^f^2 + omega^2 q_j^f^2)/2 (HLW I.5.1) of
@@ -120,7 +130,7 @@ function M.ring(t)
     end
   end
   o.y0 = y0
-  return o
+  return shape(o)
 end
 
 --- Angular momentum L = sum_i q_i x p_i of the ring state y (cdata row or Lua array, 0-based).
@@ -145,7 +155,7 @@ function M.harmonic(t)
   kz.call("kz_vmi_harmonic_model", o.model, o.par, kz.report())
   o.ns, o.nf = 1, o.par.nf
   o.d = 2 * (o.ns + o.nf)
-  return o
+  return shape(o)
 end
 
 --- Kinetic, V and W energies of a state (cdata pointer).
@@ -190,16 +200,10 @@ function M.run(model, scheme, o)
 end
 
 --- The exact solution by classical RK4 (Hamiltonian equations (2.4)) on the grid t_i = i h,
--- i = 0..n, with `sub` RK4 steps per grid interval (one kz_rk4_trajectory call). Returns cdata
+-- i = 0..n, with `sub` RK4 steps per grid interval (one kz_trajectory call). Returns cdata
 -- rows of d numbers.
 function M.reference(model, h, n, sub, y0)
-  local s = ffi.new("kz_sys1")
-  kz.call("kz_vmi_sys1", s, model.model, kz.report())
-  local d = model.d
-  local out = kz.vec((n + 1) * d)
-  local y = kz.vec(d, y0 or model.y0)
-  kz.call("kz_rk4_trajectory", s, 0, h / sub, sub, n, y, out, kz.report())
-  return out
+  return (kz.trajectory(model.sys, "rk4", 0, h / sub, sub, n, y0 or model.y0))
 end
 
 --- The paper's reference (Sec. 6.2): the single-rate VI (scheme with p = 1) with step h / sub,
@@ -269,10 +273,6 @@ function M.errors(model, res, ref, href)
   end
   return e
 end
-
---- Least-squares slope of log(y) against log(x) (scenario.loglog_slope; kept under this name for
--- scripts/bench-vmi.lua).
-M.slope = S.loglog_slope
 
 --- The one-step propagation matrix (5.2) of the implemented scheme on the harmonic oscillator
 -- (nf = 0): columns are the images of (1, 0) and (0, 1) (the map is linear). Returns a, b, c, d.
@@ -450,7 +450,7 @@ function M.fit_order(rows, p, col, count, which)
   if which == "largest" then from, to = 1, math.min(count, #sel) end
   local xs, ys = {}, {}
   for i = from, to do xs[#xs + 1] = sel[i].dT; ys[#ys + 1] = sel[i][col] end
-  return M.slope(xs, ys)
+  return E.slope(xs, ys)
 end
 
 --- The parameters of the spring-ring energy scenarios (Figs. 6.6-6.8), scheme as given.
@@ -521,10 +521,9 @@ function M.convergence_scenario(sc, P, problem, scheme, claims)
         local sel = {}
         for _, r in ipairs(rows) do if r.p == p then sel[#sel + 1] = r end end
         table.sort(sel, function(a, b) return a.dT > b.dT end)
-        local loc = {}
-        for j = 2, #sel do
-          loc[#loc + 1] = string.format("%.2f", M.slope({ sel[j - 1].dT, sel[j].dT }, { sel[j - 1][c[2]], sel[j][c[2]] }))
-        end
+        local xs, ys, loc = {}, {}, {}
+        for j, r in ipairs(sel) do xs[j], ys[j] = r.dT, r[c[2]] end
+        for j, v in ipairs(E.local_slopes(xs, ys)) do loc[j] = string.format("%.2f", v) end
         notes[#notes + 1] = string.format("- %s, p = %d: local slopes from the largest to the smallest ΔT: %s.",
                                           c[2], p, table.concat(loc, ", "))
       end

@@ -16,7 +16,8 @@
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
-local hmm = require "hmm"
+local E = require "experiment"
+local models = require "models"
 
 local sc = S.new {
   id = "cs-fig2.1",
@@ -35,10 +36,10 @@ local sc = S.new {
 }
 local P = sc:parse(arg)
 
-local pend = hmm.pendulum { l = P.l, g = P.g, vmax = P.vmax, omega = P.omega }
+local pend = models.pendulum { l = P.l, g = P.g, vmax = P.vmax, omega = P.omega }
 local h0 = 2 * math.pi / P.omega / P.steps_per_period
-local q, p = hmm.rk4_grid(pend.sys, P.T, P.dt, P.q0, 0, h0)
-local Q, Pa = hmm.rk4_grid(pend.avg, P.T, P.dt, P.q0, 0, h0)
+local qp, QP = E.grid(pend.sys, P.T, P.dt, { P.q0, 0 }, h0), E.grid(pend.avg, P.T, P.dt, { P.q0, 0 }, h0)
+local q, p, Q, Pa = qp[1], qp[2], QP[1], QP[2]
 local rows, dq, dp = {}, 0, 0
 for n = 1, #q do
   local t = (n - 1) * P.dt

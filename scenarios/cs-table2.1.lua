@@ -43,7 +43,7 @@ local sc = S.new {
 }
 local P = sc:parse(arg)
 
-local rows = cs.run(sc, P, { variant = "sync", kernel = "exponential", periods = P.periods,
+local rows = cs.run(sc, P, { preset = "cs1", kernel = "exponential", periods = P.periods,
                              half_window = false })
 cs.write(sc, P, rows, { caption = "Table 2.1 (synchronous algorithm, exponential weight function)" })
 
@@ -55,7 +55,7 @@ for _, th in ipairs(P.phase_shifts) do
   local Q = {}
   for k, v in pairs(P) do Q[k] = v end
   Q.theta0, Q.omega = th, { omega }
-  local shifted = cs.run(sc, Q, { variant = "sync", kernel = "exponential", periods = P.periods })
+  local shifted = cs.run(sc, Q, { preset = "cs1", kernel = "exponential", periods = P.periods })
   for _, r in ipairs(shifted) do
     local d = math.abs(r.error - base[r.H]) / base[r.H]
     if th < 1e-3 then worst_tiny = math.max(worst_tiny, d) else worst_big = math.max(worst_big, d) end

@@ -43,6 +43,6 @@ local sc = S.new {
 }
 local P = sc:parse(arg)
 
-local rows = cs.run(sc, P, { variant = "async", kernel = "exponential", periods = P.periods,
+local rows = cs.run(sc, P, { preset = "cs2", kernel = "exponential", periods = P.periods,
                              half_window = true })
 cs.write(sc, P, rows, { caption = "Table 2.2 (asynchronous algorithm, exponential weight function)" })

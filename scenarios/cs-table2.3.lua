@@ -41,5 +41,5 @@ local sc = S.new {
 }
 local P = sc:parse(arg)
 
-local rows = cs.run(sc, P, { variant = "async", kernel = "uniform", periods = 1, half_window = true })
+local rows = cs.run(sc, P, { preset = "cs2", kernel = "uniform", periods = 1, half_window = true })
 cs.write(sc, P, rows, { caption = "Table 2.3 (asynchronous algorithm, simple filtering)" })

@@ -48,12 +48,10 @@ local top, bottom = sam.kepler_figure(sc, P, "strang", "Strang")
 -- What the caption and text claim, beside what we measure -------------------------------------
 local claims = sam.kepler_claims(sc, P, top, bottom, { order = 2, ratio_n = 3.5, slope_tol = 0.3,
   eps_ratio = 0.5, eps_tol = 0.1, eps_min_n = 8, conv = "comparable", cmp_all_n = true })
-sc:write_tsv("tables/sam-fig4.tsv", sam.claims_tsv(claims))
-sc:write_text("tables/sam-fig4.md", sam.claims_md(S, claims,
-  "The n-ratio is taken on the two finest n, the slope fitted over all n. The ε-halving ratio "
+claims:write("The n-ratio is taken on the two finest n, the slope fitted over all n. The ε-halving ratio "
   .. "misses at n = 64, ε = 2⁻¹⁴: there the micro error (≈ 2·10⁻⁶) is no longer large against "
   .. "the macro error of RK4 with N = 16 (measured separately: SAM with n = 256 and 1024 stalls "
   .. "at ≈ 5·10⁻⁷ for N = 16, but drops to 4·10⁻⁸ with N = 64). In the bottom panel, "
   .. "where SAM/LISP/MR errors approach the macro-error level of small N (≈ 10⁻⁴ for N = 4), the "
   .. "micro and macro errors have different signs in different runs and partly cancel, so single "
-  .. "points can differ by large factors; those points are listed."))
+  .. "points can differ by large factors; those points are listed.")

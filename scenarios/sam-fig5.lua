@@ -35,6 +35,7 @@
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
+local E = require "experiment"
 local sam = require "sam"
 
 local sc = S.new {
@@ -68,15 +69,15 @@ for _, eps in ipairs(P.eps) do
   local L = 2 * math.pi * per_sample -- = (pi/4)/eps with the defaults
   local tout = {}
   for k = 1, P.samples do tout[k] = k * L end
-  local ref, rest = sam.reference(mi.model, y0, L, P.samples, P.refm * per_sample)
+  local ref, rest = E.richardson(mi.model.sys, y0, L, P.samples, P.refm * per_sample)
   local y1, c1, h1 = sam.sam(mi, { n = P.n, macro = "ode45", rtol = P.tol, atol = P.tol, y0 = y0, tout = tout,
                                        hist = true })
   local y2, c2, h2 = sam.sam(mi, { n = P.n, macro = "dp5", H = L, y0 = y0, tout = tout, hist = true })
   local y3, c3 = sam.conventional(mi, { n = P.n, steps = P.n * per_sample * P.samples,
                                         every = P.n * per_sample, y0 = y0 })
   for k = 1, P.samples do
-    errs[#errs + 1] = { eps = eps, tau = tout[k], ode45 = sam.dist(y1[k], ref[k]),
-                        dp5 = sam.dist(y2[k], ref[k]), strang = sam.dist(y3[k], ref[k]) }
+    errs[#errs + 1] = { eps = eps, tau = tout[k], ode45 = E.dist(y1[k], ref[k]),
+                        dp5 = E.dist(y2[k], ref[k]), strang = E.dist(y3[k], ref[k]) }
   end
   for k = 1, #h1.t do steps[#steps + 1] = { eps = eps, method = "ode45", tau = h1.t[k], H = h1.h[k] } end
   for k = 1, #h2.t do steps[#steps + 1] = { eps = eps, method = "dp5", tau = h2.t[k], H = h2.h[k] } end
@@ -96,9 +97,10 @@ sc:write_tsv("data/sam-fig5.tsv", { "eps", "tau", "ode45", "dp5", "strang" }, er
     "reference error estimate at tau_end: " .. table.concat(est, ", ") })
 sc:write_tsv("data/sam-fig5-steps.tsv", { "eps", "method", "tau", "H" }, steps,
   { "sam-fig5: accepted macro-steps (start tau, length H) of SAM-ode45 and SAM-DP5" })
-sc:write_text("tables/sam-fig5.md", sam.vdp_claims(sc, P, runs, errs) .. "\n" ..
+local claims, note = sam.vdp_claims(sc, P, runs, errs)
+sc:write_text("tables/sam-fig5.md", claims:md(note) .. "\n" ..
   "At the first sampled times the ode45 run is up to a few times less accurate than the other two: "
   .. "there its own tolerance-limited macro error (tol = 2⁻¹⁶ ≈ 1.5·10⁻⁵) and the ntrp45 "
   .. "interpolation dominate the O(ε(Δτ)²) micro error common to all three runs, which takes over "
   .. "as τ grows.\n")
-sc:write_tsv("tables/sam-fig5.tsv", sam.claims_tsv(sam.vdp_claims(sc, P, runs, errs, true)))
+sc:write_tsv("tables/sam-fig5.tsv", claims:tsv_rows())

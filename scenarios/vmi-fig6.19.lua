@@ -26,6 +26,7 @@
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
+local E = require "experiment"
 local V = require "vmi"
 
 local sc = S.new {
@@ -87,7 +88,7 @@ for _, sch in ipairs(P.schemes) do
         if r.scheme == sch and r.solver == solver and r.p >= P.fit_pmin then xs[#xs + 1] = r.p; ys[#ys + 1] = r[col] end
       end
       if #xs >= 2 then
-        local e = V.slope(xs, ys)
+        local e = E.slope(xs, ys)
         fits[#fits + 1] = { scheme = sch, solver = solver, quantity = col, exponent = e, pmin = P.fit_pmin, pmax = xs[#xs] }
         local claim, ok
         if col == "t_jac_iter" then claim, ok = "linear (exponent 1 ± 0.3)", math.abs(e - 1) <= 0.3

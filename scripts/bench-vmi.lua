@@ -6,6 +6,7 @@
 local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
+local E = require "experiment"
 local V = require "vmi"
 
 local out, quick = root .. "/paper", false
@@ -29,7 +30,7 @@ end
 local function expo(col, from)
   local xs, ys = {}, {}
   for _, r in ipairs(rows) do if r.p >= from then xs[#xs + 1] = r.p; ys[#ys + 1] = r[col] end end
-  return V.slope(xs, ys)
+  return E.slope(xs, ys)
 end
 local e = { structured = expo("structured_iter", 10), dense = expo("dense_iter", 10) }
 S.write_atomic(out .. "/bench/vmi.tsv", S.tsv({ "p", "n", "structured_dx", "dense_dx", "ratio", "structured_iter",

@@ -8,13 +8,15 @@ local U = require "testutil"
 local ffi, C = kz.ffi, kz.C
 local twopi = 2 * math.pi
 
--- A Lua-defined kz_sys1 (callbacks are slow, so only small runs). Keeps the callback alive.
+local RK4, STRANG, DP5 = kz.stepper("rk4"), kz.stepper("strang"), kz.stepper("dp5")
+
+-- A Lua-defined kz_sys (callbacks are slow, so only small runs). Keeps the callback alive.
 local function lua_sys(dim, f)
   local cb = ffi.cast("kz_rhs_fn", function(_, t, y, dy) f(t, y, dy); return 0 end)
-  local s = ffi.new("kz_sys1")
+  local s = ffi.new("kz_sys")
   s.dim, s.rhs, s.par = dim, cb, nil
   local m = ffi.new("kz_micro")
-  m.kind, m.sys = C.KZ_MICRO_RK4, s
+  m.type, m.sys = RK4, s
   return { c = m, sys = s, cb = cb, dim = dim }
 end
 
@@ -48,7 +50,7 @@ describe("Kepler model (19) and its exact unperturbed flow #asan", function()
       for _, tau in ipairs { 1.3, -2 } do
         local a, b, r = kz.vec(4), kz.vec(4, y), kz.report()
         kz.call("kz_kepler_flow", kz.vec(4, y), tau, a, r)
-        kz.call("kz_rk4_run", mod.sys, 0, tau / 4000, 4000, b, r)
+        kz.call("kz_run", RK4, mod.sys, 0, tau / 4000, 4000, b, r)
         for i = 0, 3 do assert.is_near(b[i], a[i], 1e-11) end
         kz.call("kz_kepler_flow", a, -tau, a, r)
         for i = 0, 3 do assert.is_near(y[i + 1], a[i], 1e-12) end
@@ -96,7 +98,7 @@ describe("Kepler model (19) and its exact unperturbed flow #asan", function()
       local mod = sam.kepler(c[1])
       local y0 = { x1, x2, -0.5, 0.7 }
       local y, r = kz.vec(4, y0), kz.report()
-      assert.are.equal(0, mod.split.flow_a(mod.split.par, 0, c[2], y, r))
+      assert.are.equal(0, mod.sys.flow_a(mod.sys.par, 0, c[2], y, r))
       local cc = (y[2] - y0[3]) / G1
       local want = c[2] * c[1] * lam(x1, x2, (y0[3] + y[2]) / 2, (y0[4] + y[3]) / 2)
       assert.is_true(math.abs(cc - want) <= 1e-12 * math.abs(want), string.format("eps %g h %g: c %.17g want %.17g", c[1], c[2], cc, want))
@@ -107,11 +109,11 @@ describe("Kepler model (19) and its exact unperturbed flow #asan", function()
     -- "correction no longer shrinks" accepted it as converged
     local mod = sam.kepler(0.5)
     local y, r = kz.vec(4, sam.kepler_y0), kz.report()
-    assert.are.equal(C.KZ_ENOCONV, mod.split.flow_a(mod.split.par, 0, 0.5, y, r))
+    assert.are.equal(C.KZ_ENOCONV, mod.sys.flow_a(mod.sys.par, 0, 0.5, y, r))
     assert.are.equal("kepler midpoint", ffi.string(r.param))
     -- through a Strang step (state restored) and a run (failed step named)
     y = kz.vec(4, sam.kepler_y0)
-    local m = errmsg(kz.call, "kz_strang_step", mod.split, 0, 1, y, kz.vec(4), kz.report())
+    local m = errmsg(kz.call, "kz_step_apply", STRANG, mod.sys, 0, 1, y, kz.report())
     assert.truthy(m:find("did not converge", 1, true) and m:find("'kepler midpoint'", 1, true), m)
     for i = 1, 4 do assert.are.equal(sam.kepler_y0[i], y[i - 1]) end
     m = errmsg(kz.call, "kz_micro_run", sam.micro(mod, "strang").c, 0, 1, 5, y, kz.report())
@@ -131,29 +133,31 @@ describe("Strang splitting #asan", function()
   it("is symmetric: a step with -h undoes a step with h (Kepler and van der Pol)", function()
     for _, mod in ipairs { sam.kepler(0.01), sam.vdp(0.3) } do
       local y0 = mod.dim == 4 and { 0.9, 0.2, -0.1, 1.05 } or { 0.5, -1.2 }
-      local y, w, r = kz.vec(mod.dim, y0), kz.vec(mod.dim), kz.report()
-      kz.call("kz_strang_step", mod.split, 0, 0.3, y, w, r)
-      kz.call("kz_strang_step", mod.split, 0.3, -0.3, y, w, r)
+      local y, r = kz.vec(mod.dim, y0), kz.report()
+      kz.call("kz_step_apply", STRANG, mod.sys, 0, 0.3, y, r)
+      kz.call("kz_step_apply", STRANG, mod.sys, 0.3, -0.3, y, r)
       for i = 1, mod.dim do assert.is_near(y0[i], y[i - 1], 1e-14) end
       assert.are.equal(2, tonumber(r.micro_steps))
     end
   end)
 
-  it("kz_strang_run and kz_micro_run (one run-with-restore): a failing run restores y and names the failed step", function()
+  it("kz_run and kz_micro_run: a failing run restores y and names the failed step", function()
     -- flow A: y += h, failing once t >= 0.24; flow B: y *= 2. Steps of 0.1 from 0: the second
     -- A half-step of step 2 starts at t = 0.25 and fails.
     local fa = ffi.cast("kz_flow_fn", function(_, t, h, y) if t >= 0.24 then return C.KZ_EDOMAIN end y[0] = y[0] + h; return 0 end)
     local fb = ffi.cast("kz_flow_fn", function(_, _, _, y) y[0] = 2 * y[0]; return 0 end)
-    local split = ffi.new("kz_split", { 1, fa, fb, nil })
+    local split = ffi.new("kz_sys", { dim = 1, flow_a = fa, flow_b = fb })
     local mi = ffi.new("kz_micro")
-    mi.kind, mi.split = C.KZ_MICRO_STRANG, split
+    mi.type, mi.sys = STRANG, split
     -- two good steps: ((1 + .05) 2 + .05 + .05) 2 + .05 = 4.45
     local y, r = kz.vec(1, { 1 }), kz.report()
-    kz.call("kz_strang_run", split, 0, 0.1, 2, y, r)
+    kz.call("kz_run", STRANG, split, 0, 0.1, 2, y, r)
     assert.is_near(4.45, y[0], 1e-14)
-    for _, call in ipairs { { "kz_strang_run", split }, { "kz_micro_run", mi } } do
+    local function run(...) return kz.call("kz_run", STRANG, split, ...) end
+    local function micro(...) return kz.call("kz_micro_run", mi, ...) end
+    for _, call in ipairs { run, micro } do
       y, r = kz.vec(1, { 1 }), kz.report()
-      local m = errmsg(kz.call, call[1], call[2], 0, 0.1, 5, y, r)
+      local m = errmsg(call, 0, 0.1, 5, y, r)
       assert.are.equal(1, y[0])
       assert.are.equal(2, tonumber(r.fail_step), m)
       assert.are.equal(2, tonumber(r.micro_steps))
@@ -165,11 +169,11 @@ describe("Strang splitting #asan", function()
   it("is second order (van der Pol, eps = 0.3, tau = 2 pi)", function()
     local mod = sam.vdp(0.3)
     local exact = kz.vec(2, { 0.5, 0.5 })
-    kz.call("kz_rk4_run", mod.sys, 0, twopi / 4096, 4096, exact, kz.report())
+    kz.call("kz_run", RK4, mod.sys, 0, twopi / 4096, 4096, exact, kz.report())
     local errs = {}
     for i, n in ipairs { 32, 64, 128 } do
       local y = kz.vec(2, { 0.5, 0.5 })
-      kz.call("kz_strang_run", mod.split, 0, twopi / n, n, y, kz.report())
+      kz.call("kz_run", STRANG, mod.sys, 0, twopi / n, n, y, kz.report())
       errs[i] = math.sqrt((y[0] - exact[0]) ^ 2 + (y[1] - exact[1]) ^ 2)
     end
     assert.is_near(4, errs[1] / errs[2], 0.3)
@@ -181,7 +185,7 @@ describe("Dormand-Prince 5(4) #asan", function()
   local mod = sam.vdp(0.5)
   local function exact(tau)
     local y = kz.vec(2, { 2, 0 })
-    kz.call("kz_rk4_run", mod.sys, 0, tau / 20000, 20000, y, kz.report())
+    kz.call("kz_run", RK4, mod.sys, 0, tau / 20000, 20000, y, kz.report())
     return { y[0], y[1] }
   end
 
@@ -190,11 +194,10 @@ describe("Dormand-Prince 5(4) #asan", function()
     local ls = lua_sys(1, function(t, y, dy) dy[0] = math.cos(t) * y[0] end)
     local errs = {}
     for i, h in ipairs { 0.1, 0.05, 0.025 } do
-      local p = ffi.new("kz_dopri_params", { C.KZ_DOPRI_CONSTANT, h, 0, 0, 0 })
-      local yout, r = kz.vec(1), kz.report()
-      kz.call("kz_dopri_run", ls.sys, p, 0, kz.vec(1, { 1 }), 1, kz.vec(1, { 2 }), yout, nil, nil, 0, nil, r)
+      local yout, r = kz.vec(1, { 1 }), kz.report()
+      kz.call("kz_run", DP5, ls.sys, 0, h, 2 / h, yout, r)
       errs[i] = math.abs(yout[0] - math.exp(math.sin(2)))
-      assert.are.equal(2 / h, tonumber(r.macro_steps))
+      assert.are.equal(2 / h, tonumber(r.micro_steps))
       assert.are.equal(1 + 6 * 2 / h, tonumber(r.force_evals))
     end
     assert.is_near(32, errs[1] / errs[2], 5)
@@ -216,30 +219,30 @@ describe("Dormand-Prince 5(4) #asan", function()
         dy[0] = -10 * y[0]
         return 0
       end)
-      local sys = ffi.new("kz_sys1", { 1, cb, nil })
-      local p = ffi.new("kz_dopri_params", { C.KZ_DOPRI_ODE45, 1, 1e-8, 1e-8, 1 })
+      local sys = ffi.new("kz_sys", { 1, cb, nil })
+      local p = ffi.new("kz_ode45_params", { 1, 1e-8, 1e-8, 1 })
       local yout, r = kz.vec(1), kz.report()
-      kz.call("kz_dopri_run", sys, p, 0, kz.vec(1, { 1 }), 1, kz.vec(1, { 1 }), yout, nil, nil, 0, nil, r)
+      kz.call("kz_ode45_run", sys, p, 0, kz.vec(1, { 1 }), 1, kz.vec(1, { 1 }), yout, nil, nil, 0, nil, r)
       assert.is_true(nbad > 0, kind)
       assert.is_true(tonumber(r.rejected) >= 1, kind)
       assert.is_near(math.exp(-10), yout[0], 1e-8)
       assert.is_true(r.param == nil, kind) -- diagnostics untouched by a run that succeeds
-      p.mode = C.KZ_DOPRI_CONSTANT
-      yout = kz.vec(1, { 7 })
-      local m = errmsg(kz.call, "kz_dopri_run", sys, p, 0, kz.vec(1, { 1 }), 1, kz.vec(1, { 1 }), yout, nil, nil, 0, nil, kz.report())
+      -- the constant-step DP5 of the registry fails instead, and restores the state
+      yout = kz.vec(1, { 1 })
+      local m = errmsg(kz.call, "kz_run", DP5, sys, 0, 1, 1, yout, kz.report())
       assert.truthy(m:find("at step 0", 1, true), m)
       assert.truthy(m:find(kind == "domain" and "'rhs'" or "'y'", 1, true), m)
-      assert.are.equal(7, yout[0])
+      assert.are.equal(1, yout[0])
       cb:free()
     end
   end)
 
   it("ode45 mode fails with KZ_ENOCONV at the time where the rhs fails whatever the step", function()
     local cb = ffi.cast("kz_rhs_fn", function(_, t, y, dy) if t > 0.5 then return C.KZ_EDOMAIN end dy[0] = -y[0]; return 0 end)
-    local sys = ffi.new("kz_sys1", { 1, cb, nil })
-    local p = ffi.new("kz_dopri_params", { C.KZ_DOPRI_ODE45, 0, 1e-6, 1e-6, 0 })
+    local sys = ffi.new("kz_sys", { 1, cb, nil })
+    local p = ffi.new("kz_ode45_params", { 0, 1e-6, 1e-6, 0 })
     local yout, r = kz.vec(1, { 7 }), kz.report()
-    local st = C.kz_dopri_run(sys, p, 0, kz.vec(1, { 1 }), 1, kz.vec(1, { 1 }), yout, nil, nil, 0, nil, r)
+    local st = C.kz_ode45_run(sys, p, 0, kz.vec(1, { 1 }), 1, kz.vec(1, { 1 }), yout, nil, nil, 0, nil, r)
     assert.are.equal(C.KZ_ENOCONV, st)
     assert.are.equal("rhs", ffi.string(r.param))
     assert.is_true(r.fail_time <= 0.5 and r.fail_time > 0.5 - 1e-13, string.format("t = %.17g", r.fail_time))
@@ -251,10 +254,10 @@ describe("Dormand-Prince 5(4) #asan", function()
     local tout = { 0.37, 1, 2.5, 3.3, 4 }
     local counts = {}
     for i, tol in ipairs { 1e-5, 1e-8 } do
-      local p = ffi.new("kz_dopri_params", { C.KZ_DOPRI_ODE45, 0, tol, tol, 0 })
+      local p = ffi.new("kz_ode45_params", { 0, tol, tol, 0 })
       local yout, r = kz.vec(2 * #tout), kz.report()
       local ht, hh, nh = kz.vec(1000), kz.vec(1000), ffi.new("long long[1]")
-      kz.call("kz_dopri_run", mod.sys, p, 0, kz.vec(2, { 2, 0 }), #tout, kz.vec(#tout, tout), yout, ht, hh, 1000, nh, r)
+      kz.call("kz_ode45_run", mod.sys, p, 0, kz.vec(2, { 2, 0 }), #tout, kz.vec(#tout, tout), yout, ht, hh, 1000, nh, r)
       counts[i] = tonumber(r.macro_steps)
       assert.are.equal(counts[i], tonumber(nh[0]))
       local s = 0
@@ -266,7 +269,7 @@ describe("Dormand-Prince 5(4) #asan", function()
       end
       -- the same run with only the final output takes exactly the same steps
       local r2 = kz.report()
-      kz.call("kz_dopri_run", mod.sys, p, 0, kz.vec(2, { 2, 0 }), 1, kz.vec(1, { 4 }), kz.vec(2), nil, nil, 0, nil, r2)
+      kz.call("kz_ode45_run", mod.sys, p, 0, kz.vec(2, { 2, 0 }), 1, kz.vec(1, { 4 }), kz.vec(2), nil, nil, 0, nil, r2)
       assert.are.equal(counts[i], tonumber(r2.macro_steps))
       assert.are.equal(yout[2 * (#tout - 1)], yout[2 * (#tout - 1)])
     end
@@ -328,7 +331,7 @@ describe("SAM field recovery: orders of (25), (26), (29) and the forward differe
       kz.call("kz_sam_force", ls.c, params { t0 = t0, n = 256 }, kz.vec(2, { 0.3, 2 }), F, kz.report())
       assert.is_near(0, F[0], 1e-12)
       assert.is_near(0.3 - math.sin(t0), F[1], 1e-7)
-      local m = ffi.new("kz_macro", { C.KZ_MACRO_RK4, 3 * twopi, 0, 0, 0 })
+      local m = ffi.new("kz_macro", { C.KZ_MACRO_FIXED, RK4, 3 * twopi, 0, 0, 0 })
       local yout = kz.vec(4)
       kz.call("kz_sam_run", ls.c, params { t0 = t0, n = 256 }, m, kz.vec(2, { 0.3, 2 }), 2,
               kz.vec(2, { t0 + 3 * twopi, t0 + 6 * twopi }), yout, nil, nil, 0, nil, kz.report())
@@ -438,7 +441,7 @@ describe("bad input is a clear error naming the function and parameter; nothing 
   local L = math.pi / 8 * 2^8
 
   local function sam_call(over)
-    local o = { micro = mi.c, p = params { n = 32 }, mac = ffi.new("kz_macro", { C.KZ_MACRO_RK4, L / 2, 0, 0, 0 }),
+    local o = { micro = mi.c, p = params { n = 32 }, mac = ffi.new("kz_macro", { C.KZ_MACRO_FIXED, RK4, L / 2, 0, 0, 0 }),
                 y0 = kz.vec(4, sam.kepler_y0), nout = 1, tout = kz.vec(1, { L }), cap = 0 }
     for k, v in pairs(over) do o[k] = v end
     local function nz(x) if x == false then return nil end return x end -- false stands for NULL
@@ -451,18 +454,25 @@ describe("bad input is a clear error naming the function and parameter; nothing 
 
   it("kz_sam_run", function()
     assert.truthy(sam_call { micro = false }:find("'micro'", 1, true))
-    local bad = ffi.new("kz_micro", { 7, mod.sys, nil })
-    assert.truthy(sam_call { micro = bad }:find("'micro.kind'", 1, true))
-    local nosplit = ffi.new("kz_micro", { C.KZ_MICRO_STRANG, nil, nil })
-    assert.truthy(sam_call { micro = nosplit }:find("'micro.split'", 1, true))
+    local bad = ffi.new("kz_micro", { sys = mod.sys })
+    assert.truthy(sam_call { micro = bad }:find("'micro.type'", 1, true))
+    local nosys = ffi.new("kz_micro", { RK4, nil })
+    assert.truthy(sam_call { micro = nosys }:find("'micro.sys'", 1, true))
+    -- Strang on a system without sub-flows: the stepper cannot integrate it
+    local flowless = ffi.new("kz_sys", { 4, mod.sys.rhs, mod.sys.par })
+    local nosplit = ffi.new("kz_micro", { STRANG, flowless })
+    assert.truthy(sam_call { micro = nosplit }:find("'micro.type'", 1, true))
+    -- a macro stepper that needs the second-order form cannot drive the averaged field
+    assert.truthy(sam_call { mac = ffi.new("kz_macro", { C.KZ_MACRO_FIXED, kz.stepper("verlet"), L / 2, 0, 0, 0 }) }:find("'macro.type'", 1, true))
+    assert.truthy(sam_call { mac = ffi.new("kz_macro", { kind = C.KZ_MACRO_FIXED, H = L / 2 }) }:find("'macro.type'", 1, true))
     assert.truthy(sam_call { p = params { n = 0 } }:find("'n'", 1, true))
     assert.truthy(sam_call { p = params { period = -1 } }:find("'period'", 1, true))
     assert.truthy(sam_call { p = params { period = 0 / 0 } }:find("'period'", 1, true))
     assert.truthy(sam_call { p = params { diff = 9 } }:find("'diff'", 1, true))
-    assert.truthy(sam_call { mac = ffi.new("kz_macro", { 5, 1, 0, 0, 0 }) }:find("'macro.kind'", 1, true))
-    assert.truthy(sam_call { mac = ffi.new("kz_macro", { C.KZ_MACRO_RK4, 0, 0, 0, 0 }) }:find("'macro.H'", 1, true))
-    assert.truthy(sam_call { mac = ffi.new("kz_macro", { C.KZ_MACRO_ODE45, 0, -1, 1, 0 }) }:find("'macro.rtol'", 1, true))
-    assert.truthy(sam_call { mac = ffi.new("kz_macro", { C.KZ_MACRO_RK4, L / 3.5, 0, 0, 0 }) }:find("'tout'", 1, true))
+    assert.truthy(sam_call { mac = ffi.new("kz_macro", { 5, RK4, 1, 0, 0, 0 }) }:find("'macro.kind'", 1, true))
+    assert.truthy(sam_call { mac = ffi.new("kz_macro", { C.KZ_MACRO_FIXED, RK4, 0, 0, 0, 0 }) }:find("'macro.H'", 1, true))
+    assert.truthy(sam_call { mac = ffi.new("kz_macro", { kind = C.KZ_MACRO_ODE45, rtol = -1, atol = 1 }) }:find("'macro.rtol'", 1, true))
+    assert.truthy(sam_call { mac = ffi.new("kz_macro", { C.KZ_MACRO_FIXED, RK4, L / 3.5, 0, 0, 0 }) }:find("'tout'", 1, true))
     assert.truthy(sam_call { tout = kz.vec(1, { -1 }) }:find("'tout'", 1, true))
     assert.truthy(sam_call { nout = 2, tout = kz.vec(2, { L, L / 2 }) }:find("'tout'", 1, true))
     assert.truthy(sam_call { nout = 0 }:find("'nout'", 1, true))
@@ -500,31 +510,30 @@ describe("bad input is a clear error naming the function and parameter; nothing 
     assert.are.equal(2, yh[3])
   end)
 
-  it("kz_dopri_run, kz_strang_run, kz_kepler_flow, model constructors", function()
+  it("kz_ode45_run, kz_run, kz_kepler_flow, model constructors", function()
     local yout = kz.vec(2, { 7, 7 })
     local vdp = sam.vdp(0.1)
-    local p = ffi.new("kz_dopri_params", { 3, 0.1, 0, 0, 0 })
-    local m = errmsg(kz.call, "kz_dopri_run", vdp.sys, p, 0, kz.vec(2, { 1, 0 }), 1, kz.vec(1, { 1 }), yout, nil, nil, 0, nil, kz.report())
-    assert.truthy(m:find("kz_dopri_run", 1, true) and m:find("'mode'", 1, true), m)
-    p = ffi.new("kz_dopri_params", { C.KZ_DOPRI_CONSTANT, 0.3, 0, 0, 0 })
-    m = errmsg(kz.call, "kz_dopri_run", vdp.sys, p, 0, kz.vec(2, { 1, 0 }), 1, kz.vec(1, { 1 }), yout, nil, nil, 0, nil, kz.report())
-    assert.truthy(m:find("'tout'", 1, true) and m:find("integer number", 1, true), m)
-    p = ffi.new("kz_dopri_params", { C.KZ_DOPRI_ODE45, 0, 1e-6, 0, 0 })
-    m = errmsg(kz.call, "kz_dopri_run", vdp.sys, p, 0, kz.vec(2, { 1, 0 }), 1, kz.vec(1, { 1 }), yout, nil, nil, 0, nil, kz.report())
+    local p = ffi.new("kz_ode45_params", { -1, 1e-6, 1e-6, 0 })
+    local m = errmsg(kz.call, "kz_ode45_run", vdp.sys, p, 0, kz.vec(2, { 1, 0 }), 1, kz.vec(1, { 1 }), yout, nil, nil, 0, nil, kz.report())
+    assert.truthy(m:find("kz_ode45_run", 1, true) and m:find("'h'", 1, true), m)
+    p = ffi.new("kz_ode45_params", { 0, 1e-6, 0, 0 })
+    m = errmsg(kz.call, "kz_ode45_run", vdp.sys, p, 0, kz.vec(2, { 1, 0 }), 1, kz.vec(1, { 1 }), yout, nil, nil, 0, nil, kz.report())
     assert.truthy(m:find("'atol'", 1, true), m)
-    p = ffi.new("kz_dopri_params", { C.KZ_DOPRI_ODE45, 0, 1e-6, 1e-6, 0 })
-    m = errmsg(kz.call, "kz_dopri_run", vdp.sys, p, 0, kz.vec(2, { 1, 0 }), 1, kz.vec(1, { 1 }), yout, kz.vec(1), nil, 1, nil, kz.report())
+    p = ffi.new("kz_ode45_params", { 0, 1e-6, 1e-6, 0 })
+    m = errmsg(kz.call, "kz_ode45_run", vdp.sys, p, 0, kz.vec(2, { 1, 0 }), 1, kz.vec(1, { 0 }), yout, nil, nil, 0, nil, kz.report())
+    assert.truthy(m:find("'tout'", 1, true), m)
+    m = errmsg(kz.call, "kz_ode45_run", vdp.sys, p, 0, kz.vec(2, { 1, 0 }), 1, kz.vec(1, { 1 }), yout, kz.vec(1), nil, 1, nil, kz.report())
     assert.truthy(m:find("'hist_cap'", 1, true), m)
     for i = 0, 1 do assert.is_true(yout[i] == 7) end
-    m = errmsg(kz.call, "kz_strang_run", vdp.split, 0, 0.1, -2, kz.vec(2, { 1, 0 }), kz.report())
-    assert.truthy(m:find("kz_strang_run", 1, true) and m:find("'n'", 1, true), m)
+    m = errmsg(kz.call, "kz_run", STRANG, vdp.sys, 0, 0.1, -2, kz.vec(2, { 1, 0 }), kz.report())
+    assert.truthy(m:find("kz_run", 1, true) and m:find("'n'", 1, true), m)
     m = errmsg(kz.call, "kz_kepler_flow", kz.vec(4, { 1, 0, 0, 1.5 }), 1, kz.vec(4), kz.report())
     assert.truthy(m:find("'kepler energy'", 1, true), m)
     m = errmsg(sam.kepler, 0 / 0)
     assert.truthy(m:find("kepler.eps", 1, true), m)
     local par = ffi.new("kz_vdp", { -1 })
-    m = errmsg(kz.call, "kz_vdp_sys1", ffi.new("kz_sys1"), par, kz.report())
-    assert.truthy(m:find("kz_vdp_sys1", 1, true) and m:find("'eps'", 1, true), m)
+    m = errmsg(kz.call, "kz_vdp_sys", ffi.new("kz_sys"), par, kz.report())
+    assert.truthy(m:find("kz_vdp_sys", 1, true) and m:find("'eps'", 1, true), m)
     m = errmsg(sam.micro, sam.vdp(0.1), "euler")
     assert.truthy(m:find("sam.micro", 1, true), m)
   end)

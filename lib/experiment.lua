@@ -1,0 +1,195 @@
+-- experiment.lua -- what every paper's experiments share: reference solutions, error norms,
+-- slope fits (least squares and local slopes), equal-error work, ranges, and the claims table.
+--
+--   local E = require "experiment"
+--   local ref = E.grid(model.avg, T, H, { Q0, P0 }, 1 / 20480)   -- RK4 on the grid t_n = n H
+--   local e = E.maxdiff(Q, ref[1])                               -- sup over the nodes
+--   local s = E.slope(Hs, errs)                                  -- fitted order
+--   local cl = E.claims(sc)                                      -- paper/reference/<id>.tsv
+--   cl:add("key", "the paper's claim", "published", "measured", true)
+--   cl:write()                                                   -- tables/<id>.{md,tsv}
+--
+-- Everything numerical that loops over steps runs in C (kz_trajectory); this module collects.
+local kz = require "kapitza"
+local S = require "scenario"
+
+local M = {}
+
+---------------------------------------------------------------------------------------------------
+-- Reference solutions
+---------------------------------------------------------------------------------------------------
+
+--- The solution of the kz_sys s on the grid t_n = t0 + n dt, n = 0..N (N = T/dt must be whole),
+-- by `stepper` (default "rk4") with steps dt/m, m = ceil(dt/hmax) (so the step is at most hmax;
+-- when dt/hmax rounds to just above a whole number m is one more). Returns the components as
+-- Lua arrays, cols[i][n + 1] = y_i(t_n), and the counts.
+function M.grid(s, T, dt, y0, hmax, stepper, t0)
+  local N = tonumber(kz.C.kz_steps_in(T, dt))
+  if N < 1 then error(string.format("experiment.grid: T = %g is not a whole number of steps %g", T, dt), 2) end
+  local m = math.ceil(dt / (hmax or dt))
+  local out, counts = kz.trajectory(s, stepper or "rk4", t0 or 0, dt / m, m, N, y0)
+  local d, cols = s.dim, {}
+  for i = 1, d do cols[i] = {} end
+  for n = 0, N do
+    for i = 1, d do cols[i][n + 1] = out[n * d + i - 1] end
+  end
+  return cols, counts
+end
+
+--- Reference states by classical RK4 with m and 2m steps per output interval of length L,
+-- combined by Richardson extrapolation (y_2m + (y_2m - y_m)/15), at nout equally spaced outputs
+-- (t = L, 2L, ...). Returns the states (Lua arrays) and the estimated error at the last output.
+function M.richardson(s, y0, L, nout, m)
+  local res = {}
+  for pass, k in ipairs { m, 2 * m } do
+    local out = kz.trajectory(s, "rk4", 0, L / k, k, nout, y0)
+    res[pass] = out
+  end
+  local d, states, est = s.dim, {}, 0
+  for j = 1, nout do
+    states[j] = {}
+    for i = 1, d do
+      local a, b = res[1][j * d + i - 1], res[2][j * d + i - 1]
+      states[j][i] = b + (b - a) / 15
+      if j == nout then est = math.max(est, math.abs(b - a) / 15) end
+    end
+  end
+  return states, est
+end
+
+---------------------------------------------------------------------------------------------------
+-- Error norms
+---------------------------------------------------------------------------------------------------
+
+--- Euclidean norm of a - b (Lua arrays). Squares as x * x, not x ^ 2: LuaJIT's interpreter and
+-- its compiled traces differ in the last bit for ^ (scenario.pow10).
+function M.dist(a, b)
+  local s = 0
+  for i = 1, #a do local d = a[i] - b[i]; s = s + d * d end
+  return math.sqrt(s)
+end
+
+--- max_n |a_n - b_n| over two equally long arrays.
+function M.maxdiff(a, b)
+  assert(#a == #b, "maxdiff: lengths differ")
+  local e = 0
+  for i = 1, #a do e = math.max(e, math.abs(a[i] - b[i])) end
+  return e
+end
+
+--- max_n of the Euclidean norm over components: cols_a[i][n] against cols_b[i][n], for n in
+-- [from, to] (default: all).
+function M.max_norm(cols_a, cols_b, from, to)
+  local e = 0
+  for n = from or 1, to or #cols_a[1] do
+    local s = 0
+    for i = 1, #cols_a do local d = cols_a[i][n] - cols_b[i][n]; s = s + d * d end
+    e = math.max(e, math.sqrt(s))
+  end
+  return e
+end
+
+---------------------------------------------------------------------------------------------------
+-- Slopes
+---------------------------------------------------------------------------------------------------
+
+--- Least-squares slope of log(y) against log(x): the fitted order of a convergence curve.
+M.slope = S.loglog_slope
+
+--- The slopes between consecutive points (x sorted as given): n - 1 numbers.
+function M.local_slopes(xs, ys)
+  local t = {}
+  for i = 2, #xs do t[i - 1] = M.slope({ xs[i - 1], xs[i] }, { ys[i - 1], ys[i] }) end
+  return t
+end
+
+--- The least-squares slope over the points with lo <= x <= hi (relative tolerance 1e-9), and
+-- how many points it used.
+function M.slope_in(xs, ys, lo, hi)
+  local a, b = {}, {}
+  for i = 1, #xs do
+    if xs[i] >= lo * (1 - 1e-9) and xs[i] <= hi * (1 + 1e-9) then a[#a + 1], b[#b + 1] = xs[i], ys[i] end
+  end
+  if #a < 2 then return nil, #a end
+  return M.slope(a, b), #a
+end
+
+--- The work a curve {work = {...}, err = {...}} (errors decreasing with work) needs to reach
+-- error e, by piecewise-linear interpolation in log-log (extrapolating the end segments).
+function M.work_at(curve, e)
+  local w, er = curve.work, curve.err
+  local n = #w
+  local i = 1
+  while i < n - 1 and er[i + 1] > e do i = i + 1 end
+  local x1, x2, y1, y2 = math.log(er[i]), math.log(er[i + 1]), math.log(w[i]), math.log(w[i + 1])
+  return math.exp(y1 + (math.log(e) - x1) * (y2 - y1) / (x2 - x1))
+end
+
+--- "lo–hi" of a list in format fmt (one value when both print alike), with lo and hi.
+function M.range(xs, fmt)
+  local lo, hi = math.huge, -math.huge
+  for _, x in ipairs(xs) do lo, hi = math.min(lo, x), math.max(hi, x) end
+  fmt = fmt or "%.3g"
+  if string.format(fmt, lo) == string.format(fmt, hi) then return string.format(fmt, lo), lo, hi end
+  return string.format(fmt .. "–" .. fmt, lo, hi), lo, hi
+end
+
+---------------------------------------------------------------------------------------------------
+-- The claims table: one row per claim of the paper, the measured value beside it, a verdict.
+---------------------------------------------------------------------------------------------------
+
+local Claims = {}
+Claims.__index = Claims
+
+--- A claims table for scenario sc; pub maps claim keys to the published values typed into
+-- paper/reference/<id>.tsv (column `claim` and `published`), when that file exists.
+function M.claims(sc)
+  local pub = {}
+  local rows = sc and sc:reference()
+  for _, r in ipairs(rows or {}) do if r.claim then pub[r.claim] = r.published end end
+  return setmetatable({ sc = sc, rows = {}, pub = pub }, Claims)
+end
+
+--- The verdict column: true -> "yes", false -> "no", "partly" -> "partly".
+function M.verdict(holds)
+  if holds == "partly" then return "partly" end
+  return holds and "yes" or "no"
+end
+
+--- Add a claim: key (machine name), text (the paper's statement), published (what the paper
+-- says or prints), measured (what we find, with the acceptance rule), holds (true/false/"partly").
+function Claims:add(key, text, published, measured, holds)
+  self.rows[#self.rows + 1] = { key = key, text = text, published = tostring(published),
+                                measured = tostring(measured), holds = M.verdict(holds) }
+  return holds
+end
+
+--- The published value typed into the reference file for `key` (nil if none).
+function Claims:published(key) return self.pub[key] end
+
+function Claims:md(note)
+  local body = {}
+  for i, c in ipairs(self.rows) do
+    body[i] = { c.text, c.published, c.measured, c.holds == "no" and "**no**" or c.holds }
+  end
+  return S.md_table({ "claim (paper)", "published", "reproduced", "holds" }, body) ..
+         (note and ("\n" .. note .. "\n") or "")
+end
+
+function Claims:tsv_rows()
+  local out = {}
+  for i, c in ipairs(self.rows) do
+    out[i] = { claim = c.key, published = c.published, reproduced = c.measured, holds = c.holds }
+  end
+  return { "claim", "published", "reproduced", "holds" }, out
+end
+
+--- Write tables/<name>.md and tables/<name>.tsv (name defaults to the scenario id).
+function Claims:write(note, name)
+  name = name or self.sc.id
+  local cols, rows = self:tsv_rows()
+  self.sc:write_tsv("tables/" .. name .. ".tsv", cols, rows)
+  self.sc:write_text("tables/" .. name .. ".md", self:md(note))
+end
+
+return M

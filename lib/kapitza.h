@@ -131,7 +131,16 @@ typedef int (*kz_step_apply_fn)(const kz_sys *s, double t, double h, double *y,
                                 const double *f_in, double *f_out, double *work, kz_report *r);
 /* Doubles of workspace for a system of dimension dim. */
 typedef size_t (*kz_step_work_fn)(int dim);
-
+/* Optional fused loop: n steps of size h, step k starting at t + (k0 + k) h, from y with
+ * f = f(t + k0 h, y) given; y and f are updated to the last node, and after step k the weighted
+ * derivative w[k+1] * f_{k+1}[lo .. lo+cnt) is added to acc (a quadrature along the numerical
+ * trajectory: the HMM's kernel average; cnt = 0 and w = NULL for a plain run). The same
+ * arithmetic as n calls of apply with f_in/f_out chained, without a call per step. On failure
+ * y and f are unspecified and r->fail_step is the index k of the failed step. NULL when a
+ * stepper has none (callers then loop over apply). work: kz_step_work(T, dim) doubles. */
+typedef int (*kz_step_leg_fn)(const kz_sys *s, double t, long long k0, double h, long long n,
+                              double *y, double *f, const double *w, int lo, int cnt,
+                              double *acc, double *work, kz_report *r);
 typedef struct kz_step_type {
   const char *name;        /* registry key: "rk4", "verlet", ... */
   const char *description; /* the method and its literature reference */
@@ -142,6 +151,7 @@ typedef struct kz_step_type {
   int evals;               /* force evaluations per step of a run (fsal: plus one to start) */
   kz_step_work_fn work;
   kz_step_apply_fn apply;
+  kz_step_leg_fn leg;      /* may be NULL */
 } kz_step_type;
 
 /* The registered steppers, exported as pointers (adding one: a kz_step_<name>.c defining its

@@ -139,7 +139,7 @@ int kz_kepler_sys(kz_sys *s, kz_kepler *p, kz_report *r)
 {
   if (!s) return kz_bad(r, KZ_ENULL, "sys");
   KZ_TRY(check(p, r));
-  const kz_sys v = {4, kep_rhs, p, 0, NULL, kep_flow_pert, kep_flow_kepler};
+  const kz_sys v = {.dim = 4, .rhs = kep_rhs, .par = p, .flow_a = kep_flow_pert, .flow_b = kep_flow_kepler};
   *s = v;
   return KZ_OK;
 }

@@ -65,7 +65,7 @@ static int fill(kz_sys *s, kz_pendulum *p, kz_accel_fn accel, kz_report *r)
 {
   if (!s) return kz_bad(r, KZ_ENULL, "system");
   KZ_TRY(check(p, r));
-  const kz_sys v = {2, NULL, p, 1, accel, NULL, NULL};
+  const kz_sys v = {.dim = 2, .par = p, .nq = 1, .accel = accel};
   *s = v;
   return KZ_OK;
 }

@@ -55,24 +55,47 @@ size_t kz_steps_work(const kz_step_type *T, int dim)
   return T->work(dim) + (T->fsal ? 2 * (size_t)dim : 0);
 }
 
+/* n steps, step k starting at t + (k0 + k) h, the FSAL chain in (*f, *g) when T->fsal (*f holds
+ * f at the start and, on return, at the end): the stepper's fused leg when it has one, else one
+ * apply per step. On failure r->fail_step is k0 + the failed step's index. */
+static int interval(const kz_step_type *T, const kz_sys *s, double t, long long k0, double h,
+                    long long n, double *y, double **f, double **g, double *work, kz_report *r)
+{
+  int st = KZ_OK;
+  if (T->fsal && T->leg) {
+    st = T->leg(s, t, k0, h, n, y, *f, NULL, 0, 0, NULL, work, r);
+    if (st != KZ_OK && r) r->fail_step += k0;
+    return st;
+  }
+  for (long long k = 0; k < n; k++) {
+    st = T->apply(s, t + (double)(k0 + k) * h, h, y, T->fsal ? *f : NULL, T->fsal ? *g : NULL,
+                  work, r);
+    if (st != KZ_OK) {
+      if (r) r->fail_step = k0 + k;
+      return st;
+    }
+    if (T->fsal) {
+      double *tmp = *f;
+      *f = *g;
+      *g = tmp;
+    }
+  }
+  return KZ_OK;
+}
+
 int kz_steps(const kz_step_type *T, const kz_sys *s, double t, double h, long long n, double *y,
              double *work, kz_report *r)
 {
   if (n <= 0) return KZ_OK;
-  const int fsal = T->fsal;
   double *f = work + T->work(s->dim), *g = f + s->dim;
-  int st = fsal ? kz_eval(s, t, y, f, r) : KZ_OK;
-  for (long long k = 0; st == KZ_OK && k < n; k++) {
-    st = T->apply(s, t + (double)k * h, h, y, fsal ? f : NULL, fsal ? g : NULL, work, r);
-    if (st == KZ_OK && fsal) {
-      double *tmp = f;
-      f = g;
-      g = tmp;
+  if (T->fsal) {
+    const int st = kz_eval(s, t, y, f, r);
+    if (st != KZ_OK) {
+      if (r) r->fail_step = 0;
+      return st;
     }
-    if (st != KZ_OK && r) r->fail_step = k;
   }
-  if (st != KZ_OK && r && fsal && r->fail_step < 0) r->fail_step = 0;
-  return st;
+  return interval(T, s, t, 0, h, n, y, &f, &g, work, r);
 }
 
 int kz_step_apply(const kz_step_type *T, const kz_sys *s, double t, double h, double *y,
@@ -114,26 +137,14 @@ int kz_trajectory(const kz_step_type *T, const kz_sys *s, double t0, double h, l
   double *y0 = buf + nw;
   memcpy(y0, y, sizeof(double) * (size_t)d);
   memcpy(out, y, sizeof(double) * (size_t)d);
-  /* one loop over the whole run (step k starts at t0 + k h); FSAL steppers chain f through
-   * it, so a Verlet run costs n + 1 evaluations, not n + nout */
-  const int fsal = T->fsal;
+  /* one chain over the whole run (step k starts at t0 + k h): a Verlet run costs n + 1
+   * evaluations, not n + nout */
   double *f = buf + T->work(d), *g = f + d;
-  int st = fsal ? kz_eval(s, t0, y, f, r) : KZ_OK;
+  int st = T->fsal ? kz_eval(s, t0, y, f, r) : KZ_OK;
   if (st != KZ_OK && r) r->fail_step = 0;
-  long long k = 0;
   for (long long j = 1; st == KZ_OK && j <= nout; j++) {
-    for (long long m = 0; m < sub; m++, k++) {
-      st = T->apply(s, t0 + (double)k * h, h, y, fsal ? f : NULL, fsal ? g : NULL, buf, r);
-      if (st != KZ_OK) {
-        if (r) r->fail_step = k;
-        break;
-      }
-      if (fsal) {
-        double *tmp = f;
-        f = g;
-        g = tmp;
-      }
-    }
+    const long long k = j * sub; /* steps done at the end of this interval */
+    st = interval(T, s, t0, k - sub, h, sub, y, &f, &g, buf, r);
     if (st == KZ_OK && !kz_all_finite(y, d)) st = kz_fail(r, KZ_EDIVERGED, "y", k, t0 + (double)k * h);
     if (st == KZ_OK) memcpy(out + j * d, y, sizeof(double) * (size_t)d);
   }

@@ -101,6 +101,6 @@ static int dp5_apply(const kz_sys *s, double t, double h, double *y, const doubl
 
 const kz_step_type kz_step_dp5_type = {
   "dp5", "Dormand-Prince 5(4), the 5th-order solution (Hairer, Norsett & Wanner I, II.5)", 5, 0,
-  KZ_NEEDS_RHS, 1, 6, dp5_work, dp5_apply,
+  KZ_NEEDS_RHS, 1, 6, dp5_work, dp5_apply, NULL,
 };
 const kz_step_type *const kz_step_dp5 = &kz_step_dp5_type;

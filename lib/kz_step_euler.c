@@ -22,6 +22,6 @@ static int euler_apply(const kz_sys *s, double t, double h, double *y, const dou
 
 const kz_step_type kz_step_euler_type = {
   "euler", "forward Euler (Hairer, Norsett & Wanner I.7)", 1, 0, KZ_NEEDS_RHS, 0, 1,
-  euler_work, euler_apply,
+  euler_work, euler_apply, NULL,
 };
 const kz_step_type *const kz_step_euler = &kz_step_euler_type;

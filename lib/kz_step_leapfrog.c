@@ -28,6 +28,6 @@ static int leapfrog_apply(const kz_sys *s, double t, double h, double *y, const 
 
 const kz_step_type kz_step_leapfrog_type = {
   "leapfrog", "leapfrog, drift-kick-drift (Hairer, Lubich & Wanner, GNI I.1.18)", 2, 1,
-  KZ_NEEDS_ACCEL, 0, 1, leapfrog_work, leapfrog_apply,
+  KZ_NEEDS_ACCEL, 0, 1, leapfrog_work, leapfrog_apply, NULL,
 };
 const kz_step_type *const kz_step_leapfrog = &kz_step_leapfrog_type;

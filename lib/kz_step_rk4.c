@@ -34,6 +34,6 @@ static int rk4_apply(const kz_sys *s, double t, double h, double *y, const doubl
 
 const kz_step_type kz_step_rk4_type = {
   "rk4", "classical Runge-Kutta (Kutta 1901; Hairer, Norsett & Wanner I, II.1)", 4, 0,
-  KZ_NEEDS_RHS, 0, 4, rk4_work, rk4_apply,
+  KZ_NEEDS_RHS, 0, 4, rk4_work, rk4_apply, NULL,
 };
 const kz_step_type *const kz_step_rk4 = &kz_step_rk4_type;

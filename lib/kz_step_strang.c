@@ -37,6 +37,6 @@ static int strang_apply(const kz_sys *s, double t, double h, double *y, const do
 
 const kz_step_type kz_step_strang_type = {
   "strang", "Strang splitting A(h/2) B(h) A(h/2) (Strang 1968; GNI II.5)", 2, 1, KZ_NEEDS_FLOWS,
-  0, 2, strang_work, strang_apply,
+  0, 2, strang_work, strang_apply, NULL,
 };
 const kz_step_type *const kz_step_strang = &kz_step_strang_type;

@@ -26,6 +26,6 @@ static int symeuler_apply(const kz_sys *s, double t, double h, double *y, const 
 
 const kz_step_type kz_step_symeuler_type = {
   "symeuler", "symplectic Euler, kick then drift (Hairer, Lubich & Wanner, GNI I.1.9)", 1, 0,
-  KZ_NEEDS_ACCEL, 0, 1, symeuler_work, symeuler_apply,
+  KZ_NEEDS_ACCEL, 0, 1, symeuler_work, symeuler_apply, NULL,
 };
 const kz_step_type *const kz_step_symeuler = &kz_step_symeuler_type;

@@ -47,7 +47,7 @@ int kz_vdp_sys(kz_sys *s, kz_vdp *p, kz_report *r)
 {
   if (!s) return kz_bad(r, KZ_ENULL, "sys");
   KZ_TRY(check(p, r));
-  const kz_sys v = {2, vdp_rhs, p, 0, NULL, vdp_flow_pert, vdp_flow_rot};
+  const kz_sys v = {.dim = 2, .rhs = vdp_rhs, .par = p, .flow_a = vdp_flow_pert, .flow_b = vdp_flow_rot};
   *s = v;
   return KZ_OK;
 }

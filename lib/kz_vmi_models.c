@@ -248,8 +248,8 @@ int kz_vmi_sys(kz_sys *s, const kz_vmi_model *m, kz_report *r)
 {
   if (!s) return kz_bad(r, KZ_ENULL, "sys");
   KZ_TRY(model_ok(m, r));
-  const kz_sys v = {2 * (m->ns + m->nf), vmi_rhs, (void *)(size_t)m /* read-only use */, 0, NULL,
-                    NULL, NULL};
+  const kz_sys v = {.dim = 2 * (m->ns + m->nf), .rhs = vmi_rhs,
+                   .par = (void *)(size_t)m /* read-only use */};
   *s = v;
   return KZ_OK;
 }

@@ -7,6 +7,8 @@ package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local kz = require "kapitza"
 local hmm = require "hmm"
+local models = require "models"
+local E = require "experiment"
 local ffi, C = kz.ffi, kz.C
 
 local sc = S.new { id = "bench-cs", title = "kapitza benchmark: Verlet micro-steps, FFI calls, HMM vs direct",
@@ -46,11 +48,12 @@ for _ = 1, 3 do
   loop_ns = math.min(loop_ns, tonumber(p:read("*l"):match("^(%S+)")))
   p:close()
 end
-local pend = hmm.pendulum { l = 0.2, g = 9.8, vmax = 4, omega = omega }
-local q, v, r = kz.vec(1), kz.vec(1), kz.report()
+local pend = models.pendulum { l = 0.2, g = 9.8, vmax = 4, omega = omega }
+local VERLET = kz.stepper("verlet")
+local y, r = kz.vec(2), kz.report()
 local lib_s = best_of(3, function()
-  q[0], v[0] = 0.5, 0
-  kz.call("kz_verlet_run", pend.sys, 0, h, P.steps, q, v, r)
+  y[0], y[1] = 0.5, 0
+  kz.call("kz_run", VERLET, pend.sys, 0, h, P.steps, y, r)
 end)
 local lib_ns = lib_s / P.steps * 1e9
 
@@ -59,11 +62,15 @@ local ncall = math.floor(P.steps / 4)
 local rr = kz.report()
 local empty_s = best_of(3, function() for _ = 1, ncall do rr.micro_steps = 0 end end)
 local call_s = best_of(3, function() for _ = 1, ncall do C.kz_report_init(rr) end end)
-local a, work = kz.vec(1), kz.vec(2)
+local f, g, work = kz.vec(2), kz.vec(2), kz.vec(tonumber(C.kz_step_work(VERLET, 2)))
+local apply = VERLET.apply
 local step_s = best_of(3, function()
-  q[0], v[0] = 0.5, 0
-  pend.sys.accel(pend.sys.par, 0, q, a)
-  for k = 0, ncall - 1 do C.kz_verlet_step(pend.sys, k * h, h, q, v, a, work, rr) end
+  y[0], y[1] = 0.5, 0
+  C.kz_sys_eval(pend.sys, 0, y, f, rr)
+  for k = 0, ncall - 1 do
+    apply(pend.sys, k * h, h, y, f, g, work, rr)
+    f, g = g, f
+  end
 end)
 local call_ns = (call_s - empty_s) / ncall * 1e9
 local step_ns = step_s / ncall * 1e9
@@ -73,23 +80,23 @@ local step_ns = step_s / ncall * 1e9
 local rows = {}
 sc:progress_start(#P.omegas)
 for _, om in ipairs(P.omegas) do
-  local pd = hmm.pendulum { l = 0.2, g = 9.8, vmax = 4, omega = om }
+  local pd = models.pendulum { l = 0.2, g = 9.8, vmax = 4, omega = om }
   local period = 2 * math.pi / om
-  local o = { variant = "async", kernel = "uniform", half_window = true, H = P.H, T = 1, eta = period,
-              h = period * P.H, Q0 = 0.5, P0 = 0 }
+  local o = { preset = "cs2", kernel = "uniform", H = P.H, T = 1, eta = period, h = period * P.H, Q0 = 0.5, P0 = 0 }
   local work, Q
-  local t_hmm = best_of(3, function() Q, work = hmm.run(pd, o) end)
-  local hmm_err = math.abs(Q[#Q] - hmm.reference(pd.avg, 1, P.H, 0.5, 0)[#Q])
+  local t_hmm = best_of(3, function() Q, _, work = hmm.run(pd, o) end)
+  local exact = E.grid(pd.avg, 1, P.H, { 0.5, 0 }, 1 / 20480)[1]
+  local hmm_err = math.abs(Q[#Q] - exact[#exact])
   local ndirect = math.floor(1 / (period * P.H) + 0.5)
   local hd = 1 / ndirect
   local t_dir = best_of(1, function()
-    q[0], v[0] = 0.5, 0
-    kz.call("kz_verlet_run", pd.sys, 0, hd, ndirect, q, v, kz.report())
+    y[0], y[1] = 0.5, 0
+    kz.call("kz_run", VERLET, pd.sys, 0, hd, ndirect, y, kz.report())
   end)
-  local qh = q[0]
-  q[0], v[0] = 0.5, 0 -- Richardson: Verlet with h/4 gives error(h) ~ (16/15)|q_h - q_{h/4}|
-  kz.call("kz_verlet_run", pd.sys, 0, hd / 4, 4 * ndirect, q, v, kz.report())
-  local dir_err = 16 / 15 * math.abs(qh - q[0])
+  local qh = y[0]
+  y[0], y[1] = 0.5, 0 -- Richardson: Verlet with h/4 gives error(h) ~ (16/15)|q_h - q_{h/4}|
+  kz.call("kz_run", VERLET, pd.sys, 0, hd / 4, 4 * ndirect, y, kz.report())
+  local dir_err = 16 / 15 * math.abs(qh - y[0])
   rows[#rows + 1] = { omega = om, hmm_microsteps = work.micro_steps, hmm_seconds = t_hmm, hmm_error = hmm_err,
                       direct_steps = ndirect, direct_seconds = t_dir, direct_error = dir_err, ratio = t_dir / t_hmm }
   sc:progress(string.format("omega=%g", om))
@@ -114,11 +121,11 @@ end
 sc:write_text("bench/cs.md", table.concat({
   "### Calvo & Sanz-Serna: micro-step cost, FFI overhead, HMM versus direct integration\n",
   S.md_table({ "measure", "value" }, {
-    { "Verlet micro-step in the library (kz_verlet_run, force through kz_sys2)", string.format("%.2f ns", lib_ns) },
+    { "Verlet micro-step in the library (kz_run with kz_step_verlet, force through kz_sys)", string.format("%.2f ns", lib_ns) },
     { "the same arithmetic as one plain C loop (scripts/bench_loop.c)", string.format("%.2f ns", loop_ns) },
     { "library / plain loop", string.format("**%.2f**", lib_ns / loop_ns) },
     { "one trivial FFI call (kz_report_init) from LuaJIT", string.format("%.2f ns", call_ns) },
-    { "one Verlet step per FFI call (kz_verlet_step from a Lua loop)", string.format("%.2f ns", step_ns) },
+    { "one Verlet step per FFI call (the step type's apply from a Lua loop)", string.format("%.2f ns", step_ns) },
   }),
   string.format("\nCost versus ω at H = %s (HMM: Algorithm 2 with simple filtering, error in Q(T) against the "
                 .. "averaged solution; direct: Verlet on (2.2) with the HMM's micro-step h = 2πH/ω, the paper's "

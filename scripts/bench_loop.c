@@ -1,6 +1,7 @@
 /* bench_loop.c -- the practical limit for `make bench`: velocity Verlet on the vibrated pendulum
- * (Calvo & Sanz-Serna (2.2)) as one plain C loop, the same arithmetic as kz_verlet_step calling
- * the pendulum force through kz_sys2. Prints nanoseconds per step and the final state.
+ * (Calvo & Sanz-Serna (2.2)) as one plain C loop, the same arithmetic as kz_run with the
+ * registry's velocity Verlet calling the pendulum force through kz_sys. Prints nanoseconds per
+ * step and the final state.
  *   bench_loop NSTEPS OMEGA H */
 #include <math.h>
 #include <stdio.h>

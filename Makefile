@@ -18,7 +18,9 @@ OBJ     := $(patsubst lib/%.c,build/obj/%.o,$(SRC))
 AOBJ    := $(patsubst lib/%.c,build/asan/%.o,$(SRC))
 LUAMOD  := $(wildcard lib/*.lua)
 SCEN    := $(sort $(basename $(notdir $(wildcard scenarios/*.lua))))
-FIGS    := $(sort $(basename $(notdir $(wildcard figures/*.gp))))
+# Figures the Makefile draws: the scripts with a '# needs:' line; the others are drawn by their
+# scenario into DIR/figures (scenario.lua, sc:figure) and come with its stamp.
+FIGS    := $(sort $(basename $(notdir $(shell grep -l '^\# needs:' figures/*.gp))))
 STAMPS  := $(SCEN:%=build/stamp/%.ok)
 SVGS    := $(FIGS:%=paper/figures/%.svg)
 
@@ -47,8 +49,10 @@ asan: lib/libkapitza-asan.so
 deps:
 	@sh scripts/deps.sh
 
-# One stamp per scenario: it writes its own files under paper/ (never another's), so -j2 is safe.
-build/stamp/%.ok: scenarios/%.lua lib/libkapitza.so $(LUAMOD) | deps
+# One stamp per scenario: it writes its own files under paper/ (never another's), so -j2 is safe;
+# it also draws its own figures (figures/<id>*.gp) when the scripts have no '# needs:' line.
+.SECONDEXPANSION:
+build/stamp/%.ok: scenarios/%.lua lib/libkapitza.so $(LUAMOD) $(wildcard figures/*.gpi) $$(wildcard figures/$$*.gp) | deps
 	@mkdir -p $(@D)
 	$(LUAJIT) scenarios/$*.lua --out paper
 	@touch $@
@@ -58,7 +62,7 @@ scenarios: $(STAMPS)
 # Each figure script names the scenarios whose data it draws on a line "# needs: id id ...".
 build/figdeps.mk: $(wildcard figures/*.gp)
 	@mkdir -p $(@D)
-	@for f in $^; do id=$$(basename $$f .gp); \
+	@for f in $(FIGS:%=figures/%.gp); do id=$$(basename $$f .gp); \
 	  needs=$$(sed -n 's/^# needs://p' $$f); \
 	  printf 'paper/figures/%s.svg:' $$id; \
 	  for n in $$needs; do printf ' build/stamp/%s.ok' $$n; done; echo; done > $@

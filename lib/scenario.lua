@@ -165,6 +165,51 @@ end
 --- Path under the output root.
 function M:path(rel) return self.P.out .. "/" .. rel end
 
+-- A gnuplot string literal (single quotes doubled).
+local function gp_quote(s) return "'" .. tostring(s):gsub("'", "''") .. "'" end
+
+--- Draw figures/<name>.gp into DIR/figures/<name>.svg from the data this run wrote. The script
+-- receives root (the repository, for the style file), datadir and tabledir (this run's DIR/data
+-- and DIR/tables) and outfile, plus `vars`: what the run was (series lists as space-separated
+-- strings, ranges, labels), so that legends and ranges come from the data, never from the
+-- script. Written under a temporary name and renamed. Without gnuplot the figure is skipped
+-- with a message on stderr (the data are written either way).
+function M:figure(name, vars)
+  local kz = require "kapitza"
+  local script = kz.root .. "/figures/" .. name .. ".gp"
+  local out = self:path("figures/" .. name .. ".svg")
+  mkdir_p(self:path("figures"))
+  local assigns = { "root=" .. gp_quote(kz.root), "datadir=" .. gp_quote(self:path("data")),
+                    "tabledir=" .. gp_quote(self:path("tables")), "outfile=" .. gp_quote(out .. ".tmp") }
+  local keys = {}
+  for k in pairs(vars or {}) do keys[#keys + 1] = k end
+  table.sort(keys)
+  for _, k in ipairs(keys) do
+    local v = vars[k]
+    if type(v) == "table" then
+      local t = {}
+      for i, x in ipairs(v) do t[i] = M.fmt(x) end
+      v = table.concat(t, " ")
+    end
+    assigns[#assigns + 1] = k .. "=" .. (type(v) == "number" and M.fmt(v) or gp_quote(v))
+  end
+  local cmd = string.format("gnuplot -e %s %s 2>&1", ("'" .. table.concat(assigns, "; "):gsub("'", "'\\''") .. "'"),
+                            ("'" .. script:gsub("'", "'\\''") .. "'"))
+  local p = io.popen(cmd)
+  local msg = p:read("*a")
+  local ok = p:close()
+  if not (ok == true or ok == 0) then
+    os.remove(out .. ".tmp")
+    if msg:match("not found") then
+      io.stderr:write(string.format("%s: gnuplot not found: figure %s skipped\n", self.id, name))
+      return false
+    end
+    error(string.format("%s: gnuplot failed on figures/%s.gp: %s", self.id, name, msg))
+  end
+  assert(os.rename(out .. ".tmp", out))
+  return true
+end
+
 --- Format a value for a data or table file: integers as integers, other numbers %.17g.
 function M.fmt(v)
   if type(v) == "number" then

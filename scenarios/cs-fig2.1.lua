@@ -59,3 +59,4 @@ sc:write_text("tables/cs-fig2.1.md", S.md_table({ "quantity over 0 ≤ t ≤ " .
       for _, row in ipairs(rows) do w = math.max(w, math.abs(row.p - row.P)) end
       return w end)()), "O(1): v_max/ℓ · sin Q ≤ " .. string.format("%.1f", P.vmax / P.l * math.sin(P.q0)) },
 }))
+sc:figure("cs-fig2.1", { omega = P.omega, q0 = P.q0 })

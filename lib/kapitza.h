@@ -266,8 +266,11 @@ enum kz_hmm_phase {
   KZ_PHASE_EXACT = 0, /* theta0 + 2 pi frac(t_n omega / 2 pi), frac of n H omega / 2 pi taken
                        * without round-off when H omega / 2 pi is within 1e-9 of a whole number
                        * (Sharp et al., notes A13), plus omega s along the window */
-  KZ_PHASE_NAIVE = 1, /* (omega t_n + theta0) + omega s in floating point (Calvo & Sanz-Serna) */
-  KZ_PHASE_ZERO = 2   /* theta = omega s: every micro-integration starts at phase 0 (Alg. 2) */
+  KZ_PHASE_NAIVE = 1, /* (omega t_n + theta0) + omega s in floating point (Calvo & Sanz-Serna):
+                       * one rounding at t_n, the same at every node of the window */
+  KZ_PHASE_ZERO = 2,  /* theta = omega s: every micro-integration starts at phase 0 (Alg. 2) */
+  KZ_PHASE_TIME = 3   /* omega (t_n + s) + theta0: the phase of the absolute micro time, rounded
+                       * at every node (the naive sin(2 pi t / eps) of Sharp et al., notes A13) */
 };
 
 /* Micro initial data from the macro state. */

@@ -104,7 +104,8 @@ M.kernels = enum { { "uniform", "KZ_KERNEL_UNIFORM" }, { "exponential", "KZ_KERN
                    { "cosine", "KZ_KERNEL_COSINE" }, { "exp2", "KZ_KERNEL_EXP2" } }
 M.hmm_macros = enum { { "FE", "KZ_HMM_FE" }, { "IFE", "KZ_HMM_IFE" }, { "V", "KZ_HMM_VERLET" },
                       { "leapfrog", "KZ_HMM_LEAPFROG" } }
-M.phases = enum { { "exact", "KZ_PHASE_EXACT" }, { "naive", "KZ_PHASE_NAIVE" }, { "zero", "KZ_PHASE_ZERO" } }
+M.phases = enum { { "exact", "KZ_PHASE_EXACT" }, { "naive", "KZ_PHASE_NAIVE" }, { "zero", "KZ_PHASE_ZERO" },
+                  { "time", "KZ_PHASE_TIME" } }
 M.recons = enum { { "model", "KZ_RECON_MODEL" }, { "identity", "KZ_RECON_IDENTITY" },
                   { "zero_v", "KZ_RECON_ZERO_V" } }
 M.sam_diffs = enum { { "central2", "KZ_SAM_CENTRAL2" }, { "central4", "KZ_SAM_CENTRAL4" },

@@ -8,7 +8,8 @@
  *    even in theta with micro data (2.14) the backward half mirrors the forward one and only
  *    0 <= s <= eta/2 is integrated (Calvo & Sanz-Serna Sec. 2.3);
  *  - the fast phase at the window centre computed exactly, 2 pi frac(t_n omega / 2 pi), naively
- *    in floating point, or reset to zero (Algorithm 2);
+ *    in floating point (once at t_n, or at every node from the absolute time t_n + s), or reset
+ *    to zero (Algorithm 2);
  *  - the kernel average (Calvo & Sanz-Serna (2.11), (2.15); Sharp et al. (3.4); Fredbo (18)) of the
  *    micro force v' (the macro force F~), of the micro velocity (F~_(1)) or of any observable of
  *    the micro solution (the seam of the slow-variable HMM: grad xi . f, Fredbo Alg. 3), by the
@@ -31,6 +32,19 @@ static int micro_accel(void *par, double s, const double *q, double *a)
   return x->m->accel(x->m->par, x->theta_s + x->m->omega * s, q, a);
 }
 
+/* KZ_PHASE_TIME: the phase of the absolute time t_n + s */
+static int micro_rhs_time(void *par, double s, const double *y, double *f)
+{
+  const kz_hmm_ctx *x = par;
+  return x->m->rhs(x->m->par, x->m->omega * (x->t_n + s) + x->m->theta0, y, f);
+}
+
+static int micro_accel_time(void *par, double s, const double *q, double *a)
+{
+  const kz_hmm_ctx *x = par;
+  return x->m->accel(x->m->par, x->m->omega * (x->t_n + s) + x->m->theta0, q, a);
+}
+
 static int check_model(const kz_vib *m, kz_report *r)
 {
   if (!m) return kz_bad(r, KZ_ENULL, "model");
@@ -50,7 +64,7 @@ int kz_hmm_open(kz_hmm_ctx *x, const kz_vib *m, const kz_hmm_params *p, int nobs
   if (!p) return kz_bad(r, KZ_ENULL, "params");
   if (p->macro < 0 || p->macro >= KZ_HMM_MACRO_END) return kz_bad(r, KZ_EDOMAIN, "macro");
   if (p->kernel < 0 || p->kernel >= KZ_KERNEL_END) return kz_bad(r, KZ_EDOMAIN, "kernel");
-  if (p->phase < KZ_PHASE_EXACT || p->phase > KZ_PHASE_ZERO) return kz_bad(r, KZ_EDOMAIN, "phase");
+  if (p->phase < KZ_PHASE_EXACT || p->phase > KZ_PHASE_TIME) return kz_bad(r, KZ_EDOMAIN, "phase");
   if (p->recon < KZ_RECON_MODEL || p->recon > KZ_RECON_ZERO_V) return kz_bad(r, KZ_EDOMAIN, "recon");
   if (p->recon == KZ_RECON_ZERO_V && m->nq == 0) return kz_bad(r, KZ_EMODEL, "recon");
   KZ_TRY(kz_check_num(r, p->eta, "eta", 1));
@@ -70,8 +84,9 @@ int kz_hmm_open(kz_hmm_ctx *x, const kz_vib *m, const kz_hmm_params *p, int nobs
   x->n = n;
   x->sys.dim = m->dim;
   x->sys.nq = m->nq;
-  x->sys.rhs = m->rhs ? micro_rhs : NULL;
-  x->sys.accel = (m->accel && m->nq > 0) ? micro_accel : NULL;
+  const int abs_time = p->phase == KZ_PHASE_TIME;
+  x->sys.rhs = m->rhs ? (abs_time ? micro_rhs_time : micro_rhs) : NULL;
+  x->sys.accel = (m->accel && m->nq > 0) ? (abs_time ? micro_accel_time : micro_accel) : NULL;
   x->sys.par = x;
   if (!x->T) return kz_bad(r, KZ_ENULL, "micro");
   if (kz_step_check(x->T, &x->sys, r) != KZ_OK) return kz_bad(r, KZ_EMODEL, "micro");
@@ -113,9 +128,11 @@ void kz_hmm_close(kz_hmm_ctx *x)
 void kz_hmm_set_phase(kz_hmm_ctx *x, long long n, double t)
 {
   const kz_vib *m = x->m;
+  x->t_n = t;
   switch (x->p->phase) {
   case KZ_PHASE_ZERO: x->theta_s = 0.0; break;
-  case KZ_PHASE_NAIVE: x->theta_s = m->omega * t + m->theta0; break;
+  case KZ_PHASE_NAIVE:
+  case KZ_PHASE_TIME: x->theta_s = m->omega * t + m->theta0; break;
   default: { /* EXACT: whole periods dropped before any rounding can creep in */
     double c = n >= 0 ? (double)n * x->cycles_frac : t * m->omega / (2 * KZ_PI);
     x->theta_s = m->theta0 + 2 * KZ_PI * (c - floor(c));

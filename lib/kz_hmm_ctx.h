@@ -13,6 +13,7 @@ typedef struct kz_hmm_ctx {
   const double *w;       /* kernel weights, w[0] at the window centre, w[j] for |j| = 1..n */
   kz_sys sys;            /* the micro system in local time s = t - t_n */
   double theta_s;        /* phase at the window centre (set per estimate) */
+  double t_n;            /* time of the window centre (KZ_PHASE_TIME) */
   double cycles_frac;    /* EXACT phase: fractional periods per macro step (0 when whole) */
   double *buf;           /* one allocation: weights, stepper work, state buffers */
   double *work, *y0, *y, *f0, *fa, *fb, *Y, *obs;

@@ -4,7 +4,6 @@
  * Sec. 5), the 'rk4' micro-solver of Sharp, Tsai & Engquist and Fredbo, and the reference
  * integrator of every averaged equation. */
 #include "kz_internal.h"
-#include <string.h>
 
 static size_t rk4_work(int dim) { return 4 * (size_t)dim; }
 
@@ -15,8 +14,7 @@ static int rk4_apply(const kz_sys *s, double t, double h, double *y, const doubl
   static const double b[4] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
   const int n = s->dim;
   double *kbuf = work, *acc = work + n, *tmp = work + 2 * n, *ynew = work + 3 * n;
-  memcpy(tmp, y, sizeof(double) * (size_t)n);
-  for (int i = 0; i < n; i++) acc[i] = 0;
+  for (int i = 0; i < n; i++) tmp[i] = y[i], acc[i] = 0;
   for (int stage = 0; stage < 4; stage++) {
     const double *k = kbuf;
     if (stage == 0 && f_in) k = f_in;
@@ -27,7 +25,7 @@ static int rk4_apply(const kz_sys *s, double t, double h, double *y, const doubl
   }
   for (int i = 0; i < n; i++) ynew[i] = y[i] + h * acc[i];
   if (f_out) KZ_TRY(kz_eval(s, t + h, ynew, f_out, r));
-  memcpy(y, ynew, sizeof(double) * (size_t)n);
+  for (int i = 0; i < n; i++) y[i] = ynew[i];
   if (r) r->micro_steps++;
   return KZ_OK;
 }

@@ -103,6 +103,10 @@ local function convert(sc, p, raw)
   return one(raw)
 end
 
+--- Refuse a parameter combination the scenario cannot run (checked before any computation): a
+-- one-line message naming the key and what is allowed, exit status 2, nothing written.
+function M:fail(msg) die(self.id, msg) end
+
 --- Parse the command line; returns the parameter table (with .out and .quick).
 function M:parse(argv)
   argv = argv or {}

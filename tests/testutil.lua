@@ -31,7 +31,8 @@ function M.run(cmd)
   end
   local out, err = slurp("out"), slurp("err")
   M.rmdir(d)
-  local status = (ok == true or ok == 0) and 0 or (type(ok) == "number" and ok or 1)
+  -- LuaJIT's os.execute returns the raw wait status (exit code * 256)
+  local status = (ok == true or ok == 0) and 0 or (type(ok) == "number" and (ok >= 256 and math.floor(ok / 256) or ok) or 1)
   return status, out, err
 end
 

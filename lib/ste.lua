@@ -110,6 +110,23 @@ end
 -- Error curves (Figures 3.2-3.5)
 ---------------------------------------------------------------------------------------------------
 
+--- The curves of an error figure from their names "HMM-X-y" or "HMM-X-y-scaled" (X in FE, IFE,
+-- V; y in v, rk4, lf): the `curves` key of the scenarios, so that the macro scheme, the
+-- micro-solver and fixed or scaled micro parameters are a user's choice. A bad name ends the
+-- scenario with a one-line message.
+function M.curves(sc, names)
+  local out = {}
+  for _, name in ipairs(names) do
+    local X, y, scaled = name:match("^HMM%-(%u+)%-(%w+)(.*)$")
+    if not X or not M.macro_order[X] or not M.micros[y] or y == "names" or (scaled ~= "" and scaled ~= "-scaled") then
+      sc:fail(string.format("parameter 'curves': '%s' is not HMM-X-y or HMM-X-y-scaled with X in FE, IFE, V and y in v, rk4, lf", name))
+    end
+    out[#out + 1] = { name = name, base = "HMM-" .. X .. "-" .. y, macro = X, micro = y,
+                      mode = scaled == "" and "fixed" or "scaled" }
+  end
+  return out
+end
+
 --- Check the grids before anything runs: every H divides T (and keeps t_n on the eps-grid, A9),
 -- and eta/2 is a whole number of micro-steps. A bad combination ends the scenario with a one-line
 -- message (exit status 2).
@@ -217,6 +234,7 @@ function M.curve_params(extra, defaults)
     { "eta_eps", 50, "", "window width eta in units of eps (row 2: 50)", positive = true, max = 1e4 },
     { "h_per_eps", 50, "", "micro-steps per forcing period: h = eps/h_per_eps (row 2: 50)", positive = true, max = 1e5 },
     { "q", math.huge, "", "kernel smoothness q in the scaling of eta (row 3; (3.5): infinite, eta fixed)", positive = true },
+    { "curves", { "HMM-FE-v" }, "", "the HMM-X-y curves (X: FE, IFE, V; y: v, rk4, lf; suffix -scaled: row 3) (list)" },
   }
   for _, e in ipairs(extra or {}) do t[#t + 1] = e end
   for _, e in ipairs(t) do if defaults and defaults[e[1]] ~= nil then e[2] = defaults[e[1]] end end

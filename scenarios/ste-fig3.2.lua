@@ -32,17 +32,12 @@ local ste = require "ste"
 local sc = S.new {
   id = "ste-fig3.2",
   title = "Sharp, Tsai & Engquist Figure 3.2: HMM-FE-y and HMM-IFE-y, fixed eta and h",
-  params = ste.curve_params(),
+  params = ste.curve_params(nil, { curves = { "HMM-FE-v", "HMM-FE-rk4", "HMM-IFE-v", "HMM-IFE-rk4" } }),
   quick = { H = { 0.5, 0.1, 0.02 } },
 }
 local P = sc:parse(arg)
 
-local curves = {
-  { name = "HMM-FE-v", macro = "FE", micro = "v", mode = "fixed" },
-  { name = "HMM-FE-rk4", macro = "FE", micro = "rk4", mode = "fixed" },
-  { name = "HMM-IFE-v", macro = "IFE", micro = "v", mode = "fixed" },
-  { name = "HMM-IFE-rk4", macro = "IFE", micro = "rk4", mode = "fixed" },
-}
+local curves = ste.curves(sc, P.curves)
 local rows = ste.sweep(sc, P, curves)
 ste.write_curves(sc, P, rows, curves, 1)
 

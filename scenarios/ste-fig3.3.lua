@@ -25,15 +25,12 @@ local ste = require "ste"
 local sc = S.new {
   id = "ste-fig3.3",
   title = "Sharp, Tsai & Engquist Figure 3.3: HMM-V-v and HMM-V-rk4, fixed eta and h",
-  params = ste.curve_params(),
+  params = ste.curve_params(nil, { curves = { "HMM-V-v", "HMM-V-rk4" } }),
   quick = { H = { 0.5, 0.1, 0.02 } },
 }
 local P = sc:parse(arg)
 
-local curves = {
-  { name = "HMM-V-v", macro = "V", micro = "v", mode = "fixed" },
-  { name = "HMM-V-rk4", macro = "V", micro = "rk4", mode = "fixed" },
-}
+local curves = ste.curves(sc, P.curves)
 local rows = ste.sweep(sc, P, curves)
 ste.write_curves(sc, P, rows, curves, 2)
 

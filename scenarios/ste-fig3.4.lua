@@ -26,15 +26,12 @@ local ste = require "ste"
 local sc = S.new {
   id = "ste-fig3.4",
   title = "Sharp, Tsai & Engquist Figure 3.4: HMM-V-v, fixed and scaled eta and h",
-  params = ste.curve_params(nil, { H = { 1, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005 } }),
+  params = ste.curve_params(nil, { H = { 1, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005 }, curves = { "HMM-V-v", "HMM-V-v-scaled" } }),
   quick = { H = { 0.5, 0.1, 0.02 } },
 }
 local P = sc:parse(arg)
 
-local curves = {
-  { name = "HMM-V-v", macro = "V", micro = "v", mode = "fixed" },
-  { name = "HMM-V-v-scaled", base = "HMM-V-v", macro = "V", micro = "v", mode = "scaled" },
-}
+local curves = ste.curves(sc, P.curves)
 local rows = ste.sweep(sc, P, curves)
 ste.write_curves(sc, P, rows, curves, 2)
 

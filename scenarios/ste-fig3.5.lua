@@ -22,15 +22,12 @@ local ste = require "ste"
 local sc = S.new {
   id = "ste-fig3.5",
   title = "Sharp, Tsai & Engquist Figure 3.5: HMM-V-rk4, fixed and scaled eta and h",
-  params = ste.curve_params(nil, { H = { 1, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005 } }),
+  params = ste.curve_params(nil, { H = { 1, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005 }, curves = { "HMM-V-rk4", "HMM-V-rk4-scaled" } }),
   quick = { H = { 0.5, 0.1, 0.02 } },
 }
 local P = sc:parse(arg)
 
-local curves = {
-  { name = "HMM-V-rk4", macro = "V", micro = "rk4", mode = "fixed" },
-  { name = "HMM-V-rk4-scaled", base = "HMM-V-rk4", macro = "V", micro = "rk4", mode = "scaled" },
-}
+local curves = ste.curves(sc, P.curves)
 local rows = ste.sweep(sc, P, curves)
 ste.write_curves(sc, P, rows, curves, 2)
 

@@ -29,6 +29,8 @@ ffi.cdef [[
                  double g, double vmax, double Q0, double P0, long long *evals);
   double ste_v(long long N, double H, double eps, double g, double l, long long n, double h,
                const double *w, double Th0, double Om0, long long *evals);
+  double cs_alg2_fp(kz_phase_accel_fn f, void *par, long long N, double H, double omega, long long n,
+                    const double *w, double Q0, double P0, long long *evals);
   double ste_v_fp(kz_phase_accel_fn f, void *par, long long N, double H, double eps, double l,
                   long long n, double h, const double *w, double Th0, double Om0, long long *evals);
 ]]
@@ -102,6 +104,15 @@ do
       C.kz_report_init(r)
       assert(C.kz_hmm_run(pend.vib, p, Y0, Y, N + 1, r) == 0)
       return Y[2 * N], tonumber(r.force_evals)
+    end,
+    function()
+      local q = L.cs_alg2(N, H, omega, n, w, 0.2, 9.8, 4, 0.5, 0, ev)
+      return q, tonumber(ev[0])
+    end)
+  rows[#rows + 1] = compare("cs: plain loop calling the model by pointer vs inlined",
+    function()
+      local q = L.cs_alg2_fp(pend.vib.accel, pend.vib.par, N, H, omega, n, w, 0.5, 0, ev)
+      return q, tonumber(ev[0])
     end,
     function()
       local q = L.cs_alg2(N, H, omega, n, w, 0.2, 9.8, 4, 0.5, 0, ev)

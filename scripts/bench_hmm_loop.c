@@ -126,3 +126,32 @@ double ste_v_fp(force_fn f, void *par, long long N, double H, double eps, double
   *evals = ev;
   return Th;
 }
+
+/* Table 2.3's loop calling the pendulum's own force function through a pointer. */
+double cs_alg2_fp(force_fn f, void *par, long long N, double H, double omega, long long n,
+                  const double *w, double Q0, double P0, long long *evals)
+{
+  const double h = 2 * PI / omega * H;
+  double Q = Q0, Ph = 0;
+  long long ev = 0;
+  for (long long k = 0; k < N; k++) {
+    double q = Q, v = 0, a;
+    f(par, 0.0, &q, &a);
+    double F = w[0] * a;
+    ev++;
+    for (long long j = 0; j < n; j++) {
+      const double qn = q + h * (v + 0.5 * h * a);
+      double an;
+      f(par, 0.0 + omega * ((double)j * h + h), &qn, &an);
+      v += 0.5 * h * (a + an);
+      q = qn;
+      a = an;
+      F += w[j + 1] * a;
+    }
+    ev += n;
+    Ph = (k == 0) ? P0 + 0.5 * H * F : Ph + H * F;
+    Q = Q + H * Ph;
+  }
+  *evals = ev;
+  return Q;
+}

@@ -9,16 +9,26 @@ local models = require "models"
 
 local M = {}
 
+--- The micro-steps a table would take: sum over omega and H of (T/H) estimates of
+-- periods Tmacro/(2H) steps each way (the synchronous window has two legs).
+function M.work(periods_of)
+  return function(P)
+    local w = 0
+    for _, H in ipairs(P.H) do w = w + #P.omega * (P.T / H) * (periods_of(P) * P.Tmacro / H) end
+    return w, "micro-steps"
+  end
+end
+
 --- The parameters every table shares (Sec. 2.2: "As in [26] ...").
 function M.params(extra)
   local p = {
     { "l", 0.2, "m", "pendulum length", positive = true },
     { "g", 9.8, "m s^-2", "acceleration of gravity" },
     { "vmax", 4, "m s^-1", "amplitude of the pivot velocity v(t)" },
-    { "T", 1, "s", "final time" },
+    { "T", 1, "s", "final time", positive = true, max = 100 },
     { "Q0", 0.5, "rad", "initial averaged angle Q(0)" },
     { "P0", 0, "rad s^-1", "initial averaged velocity P(0)" },
-    { "Tmacro", 1, "s", "macro time scale in h = (2 pi/omega)(H/Tmacro)", positive = true },
+    { "Tmacro", 1, "s", "macro time scale in h = (2 pi/omega)(H/Tmacro)", positive = true, min = 1e-3, max = 1e3 },
     { "theta0", 0, "rad", "phase of the vibration at t = 0" },
   }
   for _, e in ipairs(extra) do p[#p + 1] = e end
@@ -35,6 +45,17 @@ end
 -- method: {preset ('cs1' = Algorithm 1, 'cs2' = Algorithm 2), kernel, periods
 -- (eta = periods * 2 pi/omega), half_window}.
 function M.run(sc, P, method)
+  -- the grids, checked before anything runs: T/H whole, and eta/2 a whole number of micro-steps
+  -- h = (2 pi/omega)(H/Tmacro), i.e. periods Tmacro/(2H) whole
+  for _, H in ipairs(P.H) do
+    if tonumber(require("kapitza").C.kz_steps_in(P.T, H)) < 1 then
+      sc:fail(string.format("parameter 'H': %g does not divide T = %g into whole steps", H, P.T))
+    end
+    local m = method.periods * P.Tmacro / (2 * H)
+    if math.abs(m - math.floor(m + 0.5)) > 1e-9 * m or m < 0.5 then
+      sc:fail(string.format("parameters 'H', 'periods', 'Tmacro': the half window (periods/2 = %g periods) is not a whole number of micro-steps (2 pi/omega)(H/Tmacro) at H = %g", method.periods / 2, H))
+    end
+  end
   -- the exact averaged solution (RK4, steps of at most 1/20480 s, far below the three printed
   -- digits) and Verlet with step H on (2.5) do not depend on omega
   local pend0 = models.pendulum { l = P.l, g = P.g, vmax = P.vmax, omega = 1 }

@@ -8,16 +8,16 @@ local ffi = require "ffi"
 
 local M = {}
 
+-- This file's folder, as the path it was loaded by: absolute, or relative to the process's
+-- working directory, which a Lua program cannot change; so it is right wherever the caller
+-- started (never $PWD, which a caller may not have updated).
 local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
-if here:sub(1, 1) ~= "/" then
-  local pwd = os.getenv("PWD") or io.popen("pwd"):read("*l")
-  here = pwd .. "/" .. here
-end
 M.libdir = here
 M.root = here:match("^(.*)/lib$") or (here .. "/..")
 
 local function read(path)
-  local f = assert(io.open(path, "rb"))
+  local f, err = io.open(path, "rb")
+  if not f then error("kapitza: cannot read " .. path .. " (" .. tostring(err) .. ")", 0) end
   local s = f:read("*a")
   f:close()
   return s
@@ -35,7 +35,12 @@ end
 ffi.cdef(header_text(here .. "/kapitza.h"))
 
 -- Keep the namespace in a module-level local so it is never collected.
-local C = ffi.load(os.getenv("KZ_LIB") or (here .. "/libkapitza.so"))
+local libpath = os.getenv("KZ_LIB") or (here .. "/libkapitza.so")
+local okload, C = pcall(ffi.load, libpath)
+if not okload then
+  error(string.format("kapitza: the C library %s is not built (run make in %s): %s", libpath, M.root,
+                      tostring(C):gsub("^.-: ", "")), 0)
+end
 M.C, M.ffi = C, ffi
 
 --- A fresh, zeroed report.

@@ -132,6 +132,49 @@ end
 
 M.kepler_y0 = { 1, 0, 0, 1 } -- circular unperturbed orbit: E = -1/2, lam = 1
 
+--- The parameters Figures 3 and 4 share (the defaults differ): the eps lists of both panels, N, n,
+-- the bottom panel's N, SAM's difference formula and the reference resolution.
+function M.kepler_params(d)
+  return {
+    { "eps", d.eps, "", "perturbation sizes of the top panel (list; 1/(16 eps) whole)", positive = true, min = 2^-24, max = 2^-4 },
+    { "N", d.N, "", "macro-steps of the top panel", integer = true, min = 1, max = 2^20 },
+    { "n", d.n, "", "micro-steps per period 2 pi (list)", integer = true, min = 1, max = 2^16 },
+    { "eps_bottom", d.eps_bottom, "", "perturbation size of the bottom panel (1/(16 eps) whole)", positive = true, min = 2^-24, max = 2^-4 },
+    { "N_bottom", d.N_bottom, "", "macro-steps of the bottom panel (list; each divides 1/(16 eps_bottom), and M = periods/N > 4 for MR)", integer = true, min = 1, max = 2^20 },
+    { "diff", "central2", "", "SAM difference formula: (25) or the 5-point (26)", choices = { "central2", "central4" } },
+    { "refm", d.refm, "", "reference: RK4 steps per period (and twice that, Richardson)", integer = true, min = 16, max = 2^16 },
+  }
+end
+
+--- The grids Figures 3 and 4 need, checked before anything runs (one-line message, exit 2).
+function M.kepler_check(sc, P)
+  local function whole(x) return x == math.floor(x) end
+  for _, e in ipairs(P.eps) do
+    if not whole(1 / (16 * e)) then sc:fail(string.format("parameter 'eps': 1/(16 eps) = %g is not a whole number of periods (use powers of 2)", 1 / (16 * e))) end
+  end
+  local periods = 1 / (16 * P.eps_bottom)
+  if not whole(periods) then sc:fail(string.format("parameter 'eps_bottom': 1/(16 eps) = %g is not a whole number of periods", periods)) end
+  for _, N in ipairs(P.N_bottom) do
+    if not whole(periods / N) or periods / N <= 4 then
+      sc:fail(string.format("parameter 'N_bottom': %d must divide the %g periods into M > 4 periods per macro-step (MR)", N, periods))
+    end
+  end
+end
+
+--- The force evaluations Figures 3 and 4 would make (mostly the RK4 references and the
+-- conventional runs, both like 1/eps).
+function M.kepler_work(P)
+  local w, sumn = 0, 0
+  for _, n in ipairs(P.n) do sumn = sumn + n end
+  local all = { P.eps_bottom }
+  for _, e in ipairs(P.eps) do all[#all + 1] = e end
+  for _, e in ipairs(all) do
+    local periods = 1 / (16 * e)
+    w = w + 12 * P.refm * periods + 4 * sumn * periods
+  end
+  return w, "force evaluations (references and conventional runs)"
+end
+
 --- Set up one eps: the model, tau_end = (pi/8)/eps (= 1/(16 eps) periods of 2 pi) and the
 -- reference state there (RK4, refm and 2 refm steps per period, Richardson).
 function M.kepler_setup(eps, refm)

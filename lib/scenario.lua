@@ -11,13 +11,32 @@
 --   local P = sc:parse(arg)          -- P.omega, P.H, P.l ... ; P.out, P.quick
 --   sc:write_tsv("tables/cs-table2.2.tsv", {"H", "omega"}, rows)
 --
--- Command line: [--out DIR] [--quick] [--help] [key=value ...]. A list parameter (its default
--- is a table) takes comma-separated values; numbers may be written 1e5, 1/160, 2^-10, pi/4.
--- An unknown key or unparsable value is an error naming it: exit status 2, nothing written.
+-- Command line: [--out DIR] [--quick] [--force] [--help] [key=value ...]. A list parameter (its
+-- default is a table) takes comma-separated values; numbers may be written 1e5, 1/160, 2^-10,
+-- pi/4. Bad input never reaches a traceback: an unknown key, an unparsable, empty, duplicated or
+-- out-of-range value, an --out that cannot be written, or a run whose estimated work is beyond
+-- reason (spec.work; --force overrides) is a one-line message naming the key and what is
+-- allowed, exit status 2, before anything is computed. The rest of the script then runs
+-- protected (see M:parse): every file goes to a staging folder inside DIR and is moved into place
+-- only when the whole run succeeded, after which this scenario's old files that the run did not
+-- write again are removed; an error raised anywhere (a C status, a Lua error) becomes one line
+-- "<id>: <message>" (KZ_DEBUG=1 adds the traceback), exit status 2 for a status of the library
+-- and 1 otherwise, and nothing is written.
 local M = {}
 M.__index = M
 
+-- A scenario's first require: when the C library cannot be loaded (not built yet), say so in
+-- one line and stop, before the script's other modules raise it with a traceback.
+do
+  local ok, err = pcall(require, "kapitza")
+  if not ok then
+    io.stderr:write(tostring(err):gsub("\n.*", ""), "\n")
+    os.exit(2)
+  end
+end
+
 local function die(id, msg)
+  if M.current then M.current:discard() end
   io.stderr:write(string.format("%s: %s\n", id, msg))
   os.exit(2)
 end
@@ -36,17 +55,40 @@ function M.number(s)
   return v
 end
 
---- A new scenario description. spec.params: list of {name, default, unit, help, choices=...}.
+-- A numeric parameter that declares no range gets one around its default, so that no value is
+-- accepted that is wildly off (1e300, 1e-300): |x| <= 1e6 max(1, |default|), and for a positive
+-- one x >= 1e-6 min(1, smallest default). Scenarios declare their own ranges where the physics or
+-- the cost says more (spec.work refuses what would not finish).
+local function default_range(p)
+  local d = type(p[2]) == "table" and p[2] or { p[2] }
+  if type(d[1]) ~= "number" then return end
+  local big, small = 1, 1
+  for _, x in ipairs(d) do
+    if x == x and math.abs(x) ~= math.huge then big = math.max(big, math.abs(x)) end
+    if x > 0 and x ~= math.huge then small = math.min(small, x) end
+  end
+  if not p.max and not p.unbounded then p.max = 1e6 * big end
+  if not p.min and not p.unbounded then p.min = p.positive and 1e-6 * small or -1e6 * big end
+end
+
+--- A new scenario description. spec.params: list of {name, default, unit, help, choices=...,
+-- integer=true, min=, max=, positive=true, unbounded=true}; spec.work(P) (optional): the
+-- estimated force evaluations of a run and what they are, for refusing runs that would not finish.
 function M.new(spec)
   assert(spec.id and spec.params, "scenario needs id and params")
   local sc = setmetatable({ id = spec.id, title = spec.title or spec.id, params = spec.params,
                             quick = spec.quick or {}, byname = {} }, M)
-  for _, p in ipairs(spec.params) do sc.byname[p[1]] = p end
+  for _, p in ipairs(spec.params) do
+    sc.byname[p[1]] = p
+    default_range(p)
+  end
+  sc.work = spec.work
+  M.current = sc
   return sc
 end
 
 function M:usage()
-  local out = { string.format("usage: luajit scenarios/%s.lua [--out DIR] [--quick] [key=value ...]",
+  local out = { string.format("usage: luajit scenarios/%s.lua [--out DIR] [--quick] [--force] [key=value ...]",
                               self.id), "", self.title, "", "parameters (key=value; lists comma-separated):" }
   for _, p in ipairs(self.params) do
     local d = p[2]
@@ -57,11 +99,18 @@ function M:usage()
     end
     local unit = (p[3] and p[3] ~= "") and (" [" .. p[3] .. "]") or ""
     local ch = p.choices and (" (one of " .. table.concat(p.choices, ", ") .. ")") or ""
-    out[#out + 1] = string.format("  %-12s %s%s%s\n  %12s default: %s", p[1], p[4] or "", unit, ch, "", d)
+    local rg = ""
+    if p.min or p.max or p.positive then
+      rg = string.format("; allowed: %s%s%s", p.min and (">= " .. tostring(p.min)) or (p.positive and "> 0" or ""),
+                         (p.max and (p.min or p.positive)) and " and " or "", p.max and ("<= " .. tostring(p.max)) or "")
+    end
+    if p.integer then rg = rg .. ", whole" end
+    out[#out + 1] = string.format("  %-12s %s%s%s\n  %12s default: %s%s", p[1], p[4] or "", unit, ch, "", d, rg)
   end
   out[#out + 1] = ""
   out[#out + 1] = "  --out DIR    output root (default: paper): DIR/data, DIR/tables"
   out[#out + 1] = "  --quick      a smaller run for smoke tests"
+  out[#out + 1] = "  --force      run even when the estimated work is beyond the limit (KZ_MAX_WORK)"
   if next(self.quick) then
     local q = {}
     for k in pairs(self.quick) do q[#q + 1] = k end
@@ -87,9 +136,14 @@ local function convert(sc, p, raw)
     if p.integer and v ~= math.floor(v) then
       die(sc.id, string.format("parameter '%s': '%s' is not a whole number", p[1], s))
     end
-    if p.min and v < p.min then die(sc.id, string.format("parameter '%s': %s is below %s", p[1], s, p.min)) end
-    if p.max and v > p.max then die(sc.id, string.format("parameter '%s': %s is above %s", p[1], s, p.max)) end
-    if p.positive and not (v > 0) then die(sc.id, string.format("parameter '%s': %s must be > 0", p[1], s)) end
+    local function range()
+      local lo = p.min and (">= " .. tostring(p.min)) or (p.positive and "> 0")
+      local hi = p.max and ("<= " .. tostring(p.max))
+      return "allowed: " .. ((lo and hi) and (lo .. " and " .. hi) or lo or hi or "any finite number")
+    end
+    if p.min and v < p.min then die(sc.id, string.format("parameter '%s': %s is below %s (%s)", p[1], s, p.min, range())) end
+    if p.max and v > p.max then die(sc.id, string.format("parameter '%s': %s is above %s (%s)", p[1], s, p.max, range())) end
+    if p.positive and not (v > 0) then die(sc.id, string.format("parameter '%s': %s must be > 0 (%s)", p[1], s, range())) end
     return v
   end
   if type(d) == "table" then
@@ -107,10 +161,41 @@ end
 -- one-line message naming the key and what is allowed, exit status 2, nothing written.
 function M:fail(msg) die(self.id, msg) end
 
---- Parse the command line; returns the parameter table (with .out and .quick).
+-- One line for an error raised during the run; exit status 2 for a status of the library (its
+-- message starts with the C function's name), 1 otherwise.
+local function report(id, err)
+  local msg = type(err) == "table" and err.msg or err
+  msg = tostring(msg):gsub("\n.*", "")
+  local lib = msg:match("^[^:]*:%d+: (kz_.*)$") or msg:match("^(kz_.*)$")
+  io.stderr:write(string.format("%s: %s\n", id, lib or msg))
+  if os.getenv("KZ_DEBUG") and type(err) == "table" then io.stderr:write(err.tb, "\n") end
+  return lib and 2 or 1
+end
+
+--- Parse the command line; returns the parameter table (with .out, .quick, .force).
+--
+-- The first call runs the whole script again, protected: the scenario file (arg[0]) is loaded
+-- and called under xpcall; inside it this function parses for real and the script goes on. When
+-- the protected run returns, its staged files are committed (or discarded after an error) and the
+-- process exits, so the unprotected first pass never gets past this call.
 function M:parse(argv)
+  local caller = debug.getinfo(2, "S").source
+  if not M.protecting and arg and arg[0] and caller == "@" .. arg[0] then -- the main script only
+    M.protecting = true
+    local chunk, lerr = loadfile(arg[0])
+    if not chunk then die(self.id, "cannot reload " .. tostring(arg[0]) .. ": " .. tostring(lerr)) end
+    local ok, err = xpcall(function() return chunk(unpack(arg)) end,
+                           function(m) return { msg = m, tb = debug.traceback() } end)
+    local sc = M.current
+    if ok then
+      if sc and sc.stage then sc:commit() end
+      os.exit(0)
+    end
+    if sc then sc:discard() end
+    os.exit(report(sc and sc.id or self.id, err))
+  end
   argv = argv or {}
-  local P, given = { out = "paper", quick = false }, {}
+  local P, given = { out = "paper", quick = false, force = false }, {}
   local i = 1
   while i <= #argv do
     local a = argv[i]
@@ -119,6 +204,8 @@ function M:parse(argv)
       os.exit(0)
     elseif a == "--quick" then
       P.quick = true
+    elseif a == "--force" then
+      P.force = true
     elseif a == "--out" then
       if not argv[i + 1] then die(self.id, "--out needs a directory") end
       P.out = argv[i + 1]
@@ -130,12 +217,14 @@ function M:parse(argv)
       local p = self.byname[k]
       if not p then die(self.id, string.format("unknown parameter '%s' (see --help)", k)) end
       if v == "" then die(self.id, string.format("parameter '%s' has no value", k)) end
+      if given[k] ~= nil then die(self.id, string.format("parameter '%s' is given twice", k)) end
       given[k] = convert(self, p, v)
     else
       die(self.id, string.format("unknown argument '%s' (see --help)", a))
     end
     i = i + 1
   end
+  if P.out == "" then die(self.id, "--out needs a directory") end
   for _, p in ipairs(self.params) do
     local v = p[2]
     if P.quick and self.quick[p[1]] ~= nil then v = self.quick[p[1]] end
@@ -143,6 +232,17 @@ function M:parse(argv)
     P[p[1]] = v
   end
   self.P = P
+  if self.work then -- refuse runs that would not finish, with the estimate
+    local n, what = self.work(P)
+    local limit = tonumber(os.getenv("KZ_MAX_WORK") or "") or 2e10
+    if n ~= n or n > limit then
+      if not P.force then
+        die(self.id, string.format("the run would take about %.2g %s (limit %.2g; about %.0f min at 20 ns each): " ..
+          "reduce the parameters, or pass --force", n, what or "force evaluations", limit, n * 20e-9 / 60))
+      end
+    end
+  end
+  self:open_stage()
   return P
 end
 
@@ -150,24 +250,91 @@ end
 -- Files
 ---------------------------------------------------------------------------------------------------
 
+local made = {} -- directories created by this process (mkdir once per directory)
 local function mkdir_p(dir)
-  if dir == "" then return end
-  local ok = os.execute(string.format("mkdir -p '%s'", dir:gsub("'", "'\\''")))
-  if ok ~= 0 and ok ~= true then error("cannot create directory " .. dir) end
+  if dir == "" or made[dir] then return end
+  local ok = os.execute(string.format("mkdir -p '%s' 2>/dev/null", dir:gsub("'", "'\\''")))
+  if ok ~= 0 and ok ~= true then error("cannot create directory " .. dir, 0) end
+  made[dir] = true
 end
 
 --- Write `text` to `path` atomically (temporary name in the same folder, then rename).
 function M.write_atomic(path, text)
   mkdir_p(path:match("^(.*)/[^/]*$") or "")
   local tmp = path .. ".tmp"
-  local f = assert(io.open(tmp, "wb"))
+  local f, err = io.open(tmp, "wb")
+  if not f then error("cannot write " .. path .. ": " .. tostring(err), 0) end
   assert(f:write(text))
   assert(f:close())
   assert(os.rename(tmp, path))
 end
 
---- Path under the output root.
-function M:path(rel) return self.P.out .. "/" .. rel end
+local function pid()
+  local ffi = require "ffi"
+  if not pcall(function() return ffi.C.getpid end) then ffi.cdef "int getpid(void);" end
+  return ffi.C.getpid()
+end
+
+--- The staging folder DIR/.kz-stage-<id>-<pid>: checks that --out can be written before any
+-- computation (called by parse).
+function M:open_stage()
+  local out = self.P.out
+  self.created_out = not io.open(out .. "/.", "rb") -- (a directory opens for reading on Linux)
+  local ok = pcall(mkdir_p, out)
+  self.stage = string.format("%s/.kz-stage-%s-%d", out, self.id, pid())
+  local ok2 = ok and pcall(mkdir_p, self.stage)
+  local probe = ok2 and io.open(self.stage .. "/.probe", "wb")
+  if not probe then
+    self.stage = nil
+    die(self.id, string.format("--out %s: cannot create or write that directory", out))
+  end
+  probe:close()
+  os.remove(self.stage .. "/.probe")
+  self.written = {}
+end
+
+--- Path under the output root where this run writes (the staging folder while it runs).
+function M:path(rel) return (self.stage or self.P.out) .. "/" .. rel end
+
+-- the files of this scenario in DIR/sub: <id>.<ext> or <id>-<anything>
+local function owned(id, name)
+  local stem = name:gsub("%.[^.]*$", "")
+  return stem == id or name:sub(1, #id + 1) == id .. "-"
+end
+
+local function list(dir)
+  local t = {}
+  local p = io.popen(string.format("ls -A '%s' 2>/dev/null", dir:gsub("'", "'\\''")))
+  for l in p:lines() do t[#t + 1] = l end
+  p:close()
+  return t
+end
+
+--- Move the staged files into DIR and remove this scenario's files that the run did not write.
+function M:commit()
+  local out = self.P.out
+  for rel in pairs(self.written) do
+    local dst = out .. "/" .. rel
+    mkdir_p(dst:match("^(.*)/[^/]*$") or out)
+    assert(os.rename(self.stage .. "/" .. rel, dst))
+  end
+  for _, sub in ipairs { "data", "tables", "figures" } do
+    for _, name in ipairs(list(out .. "/" .. sub)) do
+      if owned(self.id, name) and not self.written[sub .. "/" .. name] then os.remove(out .. "/" .. sub .. "/" .. name) end
+    end
+  end
+  self.committed = true
+  self:discard()
+end
+
+--- Remove the staging folder and whatever is in it.
+function M:discard()
+  if not self.stage then return end
+  os.execute(string.format("rm -rf '%s'", self.stage:gsub("'", "'\\''")))
+  self.stage = nil
+  -- an --out folder this run created and left empty goes too (remove() takes empty folders only)
+  if self.created_out and not self.committed then os.remove(self.P.out) end
+end
 
 -- A gnuplot string literal (single quotes doubled).
 local function gp_quote(s) return "'" .. tostring(s):gsub("'", "''") .. "'" end
@@ -211,6 +378,7 @@ function M:figure(name, vars)
     error(string.format("%s: gnuplot failed on figures/%s.gp: %s", self.id, name, msg))
   end
   assert(os.rename(out .. ".tmp", out))
+  if self.written then self.written["figures/" .. name .. ".svg"] = true end
   return true
 end
 
@@ -241,10 +409,13 @@ function M.tsv(columns, rows, comments)
 end
 
 function M:write_tsv(rel, columns, rows, comments)
-  M.write_atomic(self:path(rel), M.tsv(columns, rows, comments))
+  self:write_text(rel, M.tsv(columns, rows, comments))
 end
 
-function M:write_text(rel, text) M.write_atomic(self:path(rel), text) end
+function M:write_text(rel, text)
+  M.write_atomic(self:path(rel), text)
+  if self.written then self.written[rel] = true end
+end
 
 --- Read a whitespace- or tab-separated file with a header line ('#' lines skipped).
 -- Returns rows keyed by column name (numbers converted where possible), the columns, and the

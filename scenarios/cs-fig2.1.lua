@@ -13,7 +13,7 @@
 -- over the span (the claims (2.4) and (2.7)).
 --
 -- **Reading.** The paper plots q̇ in the right panel; we plot p = q̇ and overlay P = Q̇.
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
@@ -29,12 +29,17 @@ local sc = S.new {
     { "vmax", 4, "m s^-1", "amplitude of the pivot velocity" },
     { "q0", 0.5, "rad", "initial angle (from the upward vertical)" },
     { "T", 1, "s", "length of the span plotted", positive = true },
-    { "dt", 2.5e-4, "s", "sampling interval of the output", positive = true },
+    { "dt", 2.5e-4, "s", "sampling interval of the output (T/dt whole)", positive = true, min = 1e-7 },
     { "steps_per_period", 400, "", "RK4 steps per vibration period", positive = true, integer = true },
   },
   quick = { T = 0.25 },
+  -- two RK4 runs (the pendulum and the averaged equation) of T omega/(2 pi) periods
+  work = function(P) return 8 * P.T * P.omega / (2 * math.pi) * P.steps_per_period, "force evaluations" end,
 }
 local P = sc:parse(arg)
+if tonumber(require("kapitza").C.kz_steps_in(P.T, P.dt)) < 1 then
+  sc:fail(string.format("parameters 'T', 'dt': T = %g is not a whole number of sampling intervals dt = %g", P.T, P.dt))
+end
 
 local pend = models.pendulum { l = P.l, g = P.g, vmax = P.vmax, omega = P.omega }
 local h0 = 2 * math.pi / P.omega / P.steps_per_period

@@ -24,7 +24,7 @@
 -- shifted by tiny amounts (10⁻⁹, 10⁻⁶ rad: far more than round-off in ω t_n) and by O(1) amounts,
 -- and reports how much each cell moves (`paper/data/cs-table2.1-phase.tsv`). Cells that disagree
 -- with the print are listed under the table, not tuned away.
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local cs = require "cs_tables"
@@ -40,6 +40,7 @@ local sc = S.new {
       "theta0 values of the phase-sensitivity study at the largest omega (list)" },
   },
   quick = { H = { 1 / 10, 1 / 20 } },
+  work = cs.work(function(P) return P.periods end),
 }
 local P = sc:parse(arg)
 

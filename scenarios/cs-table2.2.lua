@@ -26,7 +26,7 @@
 -- a rounding boundary). A second, independent implementation gives the same errors to six digits,
 -- and the reference solution is not the cause (RK4 with steps of 1/20480 s and of 1/163840 s
 -- agree to 2·10⁻¹⁴); see Table 2.3 for the readings we ruled out.
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local cs = require "cs_tables"
@@ -40,6 +40,7 @@ local sc = S.new {
     { "periods", 40, "", "window eta in vibration periods 2 pi/omega", positive = true },
   },
   quick = { H = { 1 / 10, 1 / 20 } },
+  work = cs.work(function(P) return P.periods end),
 }
 local P = sc:parse(arg)
 

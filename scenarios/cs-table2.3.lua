@@ -25,7 +25,7 @@
 -- break the table altogether. Reading the print as truncated rather than rounded would fit 15
 -- of the 16 HMM cells here but not Table 2.2 nor the Averaged column. We leave the cells as
 -- measured.
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local cs = require "cs_tables"
@@ -38,6 +38,7 @@ local sc = S.new {
     { "H", { 1 / 10, 1 / 20, 1 / 40, 1 / 80 }, "s", "macro step sizes (list)", positive = true },
   },
   quick = { H = { 1 / 10, 1 / 20 } },
+  work = cs.work(function(P) return 1 end),
 }
 local P = sc:parse(arg)
 

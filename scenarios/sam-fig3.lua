@@ -25,7 +25,7 @@
 -- printed. The LISP and MR runs of the bottom panel use the same N = 2, 4, 8 as SAM (the paper
 -- does not list them). The ≈ 20× work factor is read off the paper's plot; we measure it as the
 -- work the conventional curve (log–log interpolation) needs to reach each SAM error at ε = 2⁻¹⁴.
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local sam = require "sam"
@@ -33,18 +33,12 @@ local sam = require "sam"
 local sc = S.new {
   id = "sam-fig3",
   title = "Calvo, Chartier, Murua & Sanz-Serna Figure 3: Kepler, RK4 micro-integration",
-  params = {
-    { "eps", { 2^-12, 2^-13, 2^-14 }, "", "perturbation sizes of the top panel (list)", positive = true },
-    { "N", 8, "", "macro-steps of the top panel", positive = true, integer = true },
-    { "n", { 16, 32, 64, 128 }, "", "micro-steps per period 2 pi (list)", positive = true, integer = true },
-    { "eps_bottom", 2^-12, "", "perturbation size of the bottom panel", positive = true },
-    { "N_bottom", { 2, 4, 8 }, "", "macro-steps of the bottom panel (list)", positive = true, integer = true },
-    { "diff", "central2", "", "SAM difference formula: (25) or the 5-point (26)", choices = { "central2", "central4" } },
-    { "refm", 2048, "", "reference: RK4 steps per period (and twice that, Richardson)", positive = true, integer = true },
-  },
+  params = sam.kepler_params { eps = { 2^-12, 2^-13, 2^-14 }, N = 8, n = { 16, 32, 64, 128 }, eps_bottom = 2^-12, N_bottom = { 2, 4, 8 }, refm = 2048 },
+  work = sam.kepler_work,
   quick = { eps = { 2^-10, 2^-11 }, eps_bottom = 2^-10, n = { 16, 32, 64 }, refm = 512 },
 }
 local P = sc:parse(arg)
+sam.kepler_check(sc, P)
 
 -- The sweep (top: conventional and SAM for each eps; bottom: SAM, LISP, MR for each N) and the
 -- efficiency data files.

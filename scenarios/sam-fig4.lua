@@ -20,7 +20,7 @@
 -- Richardson extrapolation). "F(x)" in the paper's perturbation subsystem is G(x). The LISP and
 -- MR runs use the same N = 4, 8, 16 as SAM. The bottom panel is only described as "similar to"
 -- Figure 3; we check its comparisons at every n and list the points where they fail.
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local sam = require "sam"
@@ -28,18 +28,12 @@ local sam = require "sam"
 local sc = S.new {
   id = "sam-fig4",
   title = "Calvo, Chartier, Murua & Sanz-Serna Figure 4: Kepler, Strang-splitting micro-integration",
-  params = {
-    { "eps", { 2^-12, 2^-13, 2^-14 }, "", "perturbation sizes of the top panel (list)", positive = true },
-    { "N", 16, "", "macro-steps of the top panel", positive = true, integer = true },
-    { "n", { 8, 16, 32, 64 }, "", "micro-steps per period 2 pi (list)", positive = true, integer = true },
-    { "eps_bottom", 2^-12, "", "perturbation size of the bottom panel", positive = true },
-    { "N_bottom", { 4, 8, 16 }, "", "macro-steps of the bottom panel (list)", positive = true, integer = true },
-    { "diff", "central2", "", "SAM difference formula: (25) or the 5-point (26)", choices = { "central2", "central4" } },
-    { "refm", 2048, "", "reference: RK4 steps per period (and twice that, Richardson)", positive = true, integer = true },
-  },
+  params = sam.kepler_params { eps = { 2^-12, 2^-13, 2^-14 }, N = 16, n = { 8, 16, 32, 64 }, eps_bottom = 2^-12, N_bottom = { 4, 8, 16 }, refm = 2048 },
+  work = sam.kepler_work,
   quick = { eps = { 2^-10, 2^-11 }, eps_bottom = 2^-10, n = { 8, 16, 32 }, refm = 512 },
 }
 local P = sc:parse(arg)
+sam.kepler_check(sc, P)
 
 -- The sweep (top: conventional and SAM for each eps; bottom: SAM, LISP, MR for each N) and the
 -- efficiency data files.

@@ -32,7 +32,7 @@
 -- residual of εF₁ + ε²F₂ falls like ε³ with these and only like ε² with the printed ones), and
 -- the printed dR₁/dt = −εR₁(R₁ − 4) is off by a factor 4 (−(ε/4)R₁(R₁ − 4)); "R² = q² + p²"
 -- means Q² + P².
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"

@@ -19,7 +19,7 @@
 -- "θ_8 ≈ 0.23" is θ_s (A14). The constant 422.11 of (3.5) is 2 C₁ rounded (C₁ = 211.0754 of the
 -- exponential kernel on (−1, 1)): the exact normaliser is 422.1508 (A2, an erratum: with 422.11
 -- the kernel has mass 0.999903); every other scenario normalises the weights.
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"

@@ -19,7 +19,7 @@
 -- IFE-v leads in phase. We report this rather than change parameters; the paper's plot (an image)
 -- cannot be checked for it. The checks use the tolerances of notes §7 (the addendum agrees with the
 -- notes' values to 2–3 digits).
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"

@@ -23,7 +23,7 @@
 -- `drift=Komega` for K*ω); A9 the H grid; A11 the reference; A13 the exact phase 2π·frac(t_n/ε).
 -- The paper prints no error values (its plots are images): beside each cell we show the value
 -- of the notes' independent prototype.
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"

@@ -16,7 +16,7 @@
 -- shifts the slow frequency; over [0, 12] that phase error is E ≈ 9·10⁻³. The fit reported for
 -- V-rk4 is the least-squares slope over every H in its window (the notes' "1.97" is a two-point
 -- slope; addendum item 5).
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"

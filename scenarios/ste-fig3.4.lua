@@ -17,7 +17,7 @@
 -- (h = ε/5000, 6·10⁹ Verlet steps in all) is `H=...,0.001` away.
 --
 -- **Readings** as in Figures 3.2 and 3.3; A6, A7 as above; `q=` sets a finite kernel smoothness.
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"

@@ -13,7 +13,7 @@
 -- *below* the pure macro error because the RK4 force bias (+2.6·10⁻⁷) partly cancels the Verlet
 -- macro error, while the scaled run, with a smaller bias, equals the macro error; so the check is
 -- the scaled slope in [1.9, 2.1] and 0.8 ≤ scaled/fixed ≤ 2.5.
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"

@@ -21,7 +21,7 @@
 -- averaged force is off by the factor 1 + δ (notes §5, addendum items 1 and 6). Theorem 4.4's
 -- kernel term: off the ε-grid the estimate errs by ε⁻¹ K̂(2πη/ε) sin(Θ)/l (the transform K̂ of
 -- ste-constants), which is why every macro time must be a multiple of ε at η = 10ε (A9).
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"

@@ -21,7 +21,7 @@
 -- "for p ≥ 3, ω_sΔT can be at most √12" is loose: the midpoint bound at p = 3 is √13.5 ≈ 3.674 and
 -- only tends to √12 ≈ 3.464. The axes and colour map of the figure are not given; the layout follows
 -- the caption.
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local V = require "vmi"

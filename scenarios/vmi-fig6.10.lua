@@ -23,7 +23,7 @@
 -- the Euclidean norm of the whole vector is used. The micro-node momenta are p_kᶠ,ᵐ = −D L_dᵐ
 -- (3.8); the printed (3.9) writes L_dᵐ where L_dᵐ⁻¹(…, q_kᶠ,ᵐ⁻¹, q_kᶠ,ᵐ) is meant (both agree by the
 -- discrete Euler–Lagrange equations once Newton has converged).
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local V = require "vmi"

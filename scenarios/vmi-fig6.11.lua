@@ -20,7 +20,7 @@
 -- first-order schemes that leaves an O(10⁻⁷) floor, so the default reference is RK4 on (2.4) with
 -- h = 5·10⁻⁶ (`ref=vi sub=10` (FPU) or `ref=vi sub=5` (SR) runs the paper's choice). The norm is not stated;
 -- the Euclidean norm of the whole vector is used.
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local V = require "vmi"

@@ -22,7 +22,7 @@
 -- h = 5·10⁻⁶ (`ref=vi sub=10` (FPU) or `ref=vi sub=5` (SR) runs the paper's choice). The norm is not stated;
 -- the Euclidean norm of the whole vector is used.
 -- The "trapezoidal" rule of the caption is the left rectangle rule that §6 says was run (first order).
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local V = require "vmi"

@@ -31,7 +31,7 @@
 -- ≈ 0.83–0.93 of its p = 1 value for all three schemes over repeated runs on this machine), while
 -- for p ≥ 10 t_cpu is above its p = 1 value, flat for p = 20–100 and growing with the iterations
 -- per macro step beyond.
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local V = require "vmi"

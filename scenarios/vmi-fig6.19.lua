@@ -23,7 +23,7 @@
 -- super-linear t_Δx suggests a dense solve. The dense runs use at most `dense_steps` macro steps for
 -- p ≥ 200 (a dense factorisation costs ≈ 1 s at p = 500) and skip p = 1000 (≈ 10 s per factorisation;
 -- `make bench` measures it); per-step times do not need the whole run.
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"

@@ -20,7 +20,7 @@
 -- chaotic (a 10⁻¹⁴ change grows to O(10⁻²) by t = 200), so late-time details depend on round-off and
 -- on the Newton tolerance; the checks below use windows and means. "The exchange speeds up" is
 -- measured as the first time I₂ exceeds 0.3 and as the mean of I₁ over [190, 200].
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local V = require "vmi"

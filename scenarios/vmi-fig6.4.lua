@@ -16,7 +16,7 @@
 -- envelope of I₂ (its nodal values oscillate quickly): E₂(t₀) = max of I₂ over [t₀, t₀ + 5); after
 -- the first window with E₂ > 0.3, the window with the smallest E₂ must start within 20 time units
 -- of t = 150 (typed into `paper/reference/vmi-fig6.4.tsv`) with E₂ < 0.05. N = ⌈200/0.3⌉ = 667 (200/0.3 is not an integer).
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local V = require "vmi"

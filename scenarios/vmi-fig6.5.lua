@@ -19,7 +19,7 @@
 -- For p = 1 the nodal I is not centred on 1 (symplectic-Euler nodal values), so "oscillating around
 -- I(0) = 1" holds only loosely there. The data files keep every `stride`-th macro node (Δ = 0.06);
 -- the checks use every node.
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local V = require "vmi"

@@ -20,7 +20,7 @@
 -- zero rest length, and "N" in the geometry is ℓ = 3 (60° spacing). Velocity directions use the
 -- unperturbed positions (`directions=repositioned` uses the shifted ones; K₀ = 9350 either way).
 -- The data files keep every `stride`-th macro node; the checks use every node.
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local V = require "vmi"

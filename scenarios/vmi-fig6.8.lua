@@ -21,7 +21,7 @@
 -- unperturbed positions (`directions=repositioned` uses the shifted ones; K₀ = 9350 either way).
 -- "Trapezoidal" is the left rectangle rule (α = γ = 1 for V and W), as stated in §6. The table also
 -- compares the three schemes at the same p (the paper shows MM < TM < TT in Figs. 6.6–6.8). The data files keep every `stride`-th macro node; the checks use every node.
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local V = require "vmi"

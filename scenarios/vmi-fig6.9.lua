@@ -17,7 +17,7 @@
 -- step takes two iterations, the second already below 10⁻⁸, so these two runs give the same
 -- iterates and the same drift; the drift follows the residual actually reached (at most the
 -- tolerance) and falls with it at 10⁻¹⁰ and 10⁻¹². The data files keep every `stride`-th macro node.
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local V = require "vmi"

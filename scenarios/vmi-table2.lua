@@ -19,7 +19,7 @@
 -- the right rectangle rule; the text before (3.18) has b₁ = 1, c₁ = 1, which is what (4.8) with
 -- (α, γ) = (1, 0) or (0, 1) gives (checked in tests/vmi_spec.lua, together with the left rectangle
 -- rule (α, γ) = (1, 1) or (0, 0) that the "trapezoidal" schemes of §6 use).
-local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local V = require "vmi"

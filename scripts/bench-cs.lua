@@ -2,7 +2,7 @@
 -- against a plain C loop of the same arithmetic, what an FFI call costs, and how the HMM's cost
 -- stays flat in omega while a direct Verlet integration of (2.2) grows like omega.
 -- Writes paper/bench/cs.tsv and paper/bench/cs.md. Ratios are measured within this one run.
-local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local kz = require "kapitza"

@@ -8,7 +8,7 @@
 -- the spread (min-max). The two computations are checked to be the same: equal force-evaluation
 -- counts and final states equal to round-off.
 --   luajit scripts/bench-hmm.lua [--out DIR] [--quick] [samples=N] [sample=SECONDS]
-local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local kz = require "kapitza"

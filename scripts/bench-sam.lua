@@ -6,7 +6,7 @@
 -- eps (dtau)^2 and stay within a factor 1.5 of each other (Figure 4), so equal n is equal error;
 -- the measured error ratio is written beside the cost ratio to show it.
 --   luajit scripts/bench-sam.lua [--out DIR]        -> DIR/bench/sam.tsv, DIR/bench/sam.md
-local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local sam = require "sam"

@@ -3,7 +3,7 @@
 -- dt = 0.001, midpoint-midpoint, Newton tolerance 1e-9), measured in one run, their ratio, and the
 -- fitted growth exponent of each (log-log slope over p). Writes OUT/bench/vmi.tsv and vmi.md.
 --   luajit scripts/bench-vmi.lua [--out DIR] [--quick]
-local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"

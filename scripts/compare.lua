@@ -3,7 +3,7 @@
 -- For every data/ and tables/ file under FRESH: .tsv files are compared cell by cell (numbers to
 -- the relative tolerance, text exactly), other files byte for byte. Prints the largest relative
 -- difference per file and every file that differs; exit status 1 if any does.
-local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 

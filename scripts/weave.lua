@@ -4,7 +4,7 @@
 -- figure script that says "# section: <id>") and links to its data; last, the benchmarks
 -- (bench/*.md).
 --   luajit scripts/weave.lua [PAPERDIR]
-local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
+local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 local paper = arg[1] or (root .. "/paper")
 
 local papers = {

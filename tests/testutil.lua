@@ -2,7 +2,13 @@
 local kz = require "kapitza"
 local M = {}
 
-M.root = kz.root
+-- the repository as an absolute path (the specs change directories in subprocesses)
+M.root = (function()
+  local p = io.popen(string.format("cd '%s' && pwd", kz.root))
+  local d = p:read("*l")
+  p:close()
+  return d
+end)()
 
 --- Least-squares slope of log(y) against log(x).
 M.slope = require("scenario").loglog_slope

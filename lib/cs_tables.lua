@@ -106,6 +106,16 @@ function M.write(sc, P, rows, opts)
   end
   sc:write_tsv("data/" .. sc.id .. "-errors.tsv", { "H", "omega", "t", "error" }, along,
                { "signed error Q_n - Q(t_n) of every run of the table, at every macro node t_n = n H" })
+  local kz = require "kapitza"
+  local es = {}
+  for _, r in ipairs(rows) do es[#es + 1] = r.error; es[#es + 1] = r.averaged_error end
+  local _, elo, ehi = require("experiment").range(es)
+  local Hs = {}
+  for i, H in ipairs(P.H) do Hs[i] = H end
+  local _, hlo, hhi = require("experiment").range(Hs)
+  sc:figure(sc.id, { tab = sc:path("tables/" .. sc.id .. ".tsv"), ref = kz.root .. "/paper/reference/" .. sc.id .. ".tsv",
+                     omegas = P.omega, Hs = Hs, Hmin = hlo, Hmax = hhi, ymin = elo / 2, ymax = ehi * 2,
+                     caption = string.format("ℓ = %g m, g = %g m s^{-2}, v_{max} = %g m s^{-1}, Q(0) = %g, T = %g s", P.l, P.g, P.vmax, P.Q0, P.T) })
   local ref = assert(sc:reference())
   local pub = {}
   for _, r in ipairs(ref) do pub[key(r.H, r.omega)] = r end

@@ -472,6 +472,17 @@ function M.kepler_figure(sc, P, kind, label)
   sc:write_tsv("data/" .. sc.id .. "-bottom.tsv", M.eff_columns, bottom,
     { sc.id .. " bottom: eps = " .. P.eps_bottom .. ", " .. label .. " micro; N = 0 marks the conventional run",
       refnote { P.eps_bottom } })
+  local ws, es = {}, {}
+  for _, rows in ipairs { top, bottom } do
+    for _, r in ipairs(rows) do ws[#ws + 1], es[#es + 1] = r.work, r.error end
+  end
+  local _, wlo, whi = E.range(ws)
+  local _, elo, ehi = E.range(es)
+  local labs = {}
+  for i, e in ipairs(P.eps) do labs[i] = M.eps_str(e):gsub("%^(%-?%d+)", "^{%1}") end
+  sc:figure(sc.id, { id = sc.id, micro = label, eps = P.eps, epslab = table.concat(labs, " "), Ntop = P.N,
+                     Nbot = P.N_bottom, epsbot = (M.eps_str(P.eps_bottom):gsub("%^(%-?%d+)", "^{%1}")),
+                     xmin = wlo, xmax = whi, ymin = elo, ymax = ehi })
   return top, bottom
 end
 

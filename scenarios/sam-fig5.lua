@@ -104,3 +104,4 @@ sc:write_text("tables/sam-fig5.md", claims:md(note) .. "\n" ..
   .. "interpolation dominate the O(ε(Δτ)²) micro error common to all three runs, which takes over "
   .. "as τ grows.\n")
 sc:write_tsv("tables/sam-fig5.tsv", claims:tsv_rows())
+sc:figure("sam-fig5", { eps = P.eps[1], epslab = (sam.eps_str(P.eps[1]):gsub("%^(%-?%d+)", "^{%1}")), n = P.n, tol = P.tol })

@@ -177,6 +177,61 @@ function M.write(sc, P, rows, opts)
     out[#out + 1] = "- Cells that differ in the third digit: " .. table.concat(t, "; ") .. "."
   end
   sc:write_text("tables/" .. sc.id .. ".md", table.concat(out, "\n") .. "\n")
+
+  -- Claims, one per printed column, with a tolerance tight enough to catch a real error (opts.tol:
+  -- omega -> relative tolerance, or nil for "within one unit of the third printed digit"); the
+  -- cells in opts.apart are claims of their own.
+  local E = require "experiment"
+  local cl = E.claims(sc)
+  local apart = {}
+  for _, a in ipairs(opts.apart or {}) do apart[key(a.H, a.omega)] = a end
+  local function within(x, p, rtol)
+    if rtol then return math.abs(x - p) <= rtol * math.abs(p) end
+    return math.abs(x - p) <= S.pow10(math.floor(math.log10(math.abs(p))) - 2) * (1 + 1e-9)
+  end
+  for _, om in ipairs(omegas) do
+    local rtol = opts.tol and opts.tol(om)
+    local n, ok, w = 0, 0, 0
+    for _, H in ipairs(Hs) do
+      local r, p = byk[key(H, om)], pub[key(H, om)]
+      if p and not apart[key(H, om)] then
+        n = n + 1
+        if within(r.error, p.error, rtol) then ok = ok + 1 end
+        w = math.max(w, math.abs(S.reldiff(r.error, p.error)))
+      end
+    end
+    if n > 0 then
+      cl:add("column_omega_" .. string.format("%g", om), string.format("the printed errors of the column ω = %s", om_str(om)),
+             string.format("%d cells", n), string.format("%d of %d within %s (largest difference %.2f %%)", ok, n,
+             rtol and string.format("%g %%", 100 * rtol) or "one unit of the third digit", 100 * w), ok == n)
+    end
+  end
+  for _, a in ipairs(opts.apart or {}) do
+    local r, p = byk[key(a.H, a.omega)], pub[key(a.H, a.omega)]
+    if r and p then
+      local d = S.reldiff(r.error, p.error)
+      cl:add(string.format("cell_H%g_omega%g", a.H, a.omega), string.format("the printed cell H = %s, ω = %s", frac(a.H), om_str(a.omega)),
+             S.sci(p.error), string.format("%.5e (%+.2f %%; %s)", r.error, 100 * d, a.note), math.abs(d) <= (a.rtol or 0.005))
+    end
+  end
+  local na, nok = 0, 0
+  for _, H in ipairs(Hs) do
+    local r, p = byk[key(H, omegas[1])], pub[key(H, omegas[1])]
+    if p then na = na + 1; if S.agrees_digits(r.averaged_error, p.averaged_error, 3) then nok = nok + 1 end end
+  end
+  if na > 0 then
+    cl:add("averaged", "the Averaged column (Verlet with step H on (2.5))", string.format("%d cells", na),
+           string.format("%d of %d agree to the three printed digits", nok, na), nok == na)
+  end
+  if nsteps > 0 then
+    cl:add("microsteps", "the micro-step counts", string.format("%d rows", nsteps), string.format("%d of %d equal", nsteps_ok, nsteps),
+           nsteps_ok == nsteps)
+  end
+  if opts.notes_three_digits then
+    cl:add("three_digits", "notes §4 (not the paper): Tables 2.2 and 2.3 are reproduced to all three printed digits, every cell", "every cell",
+           string.format("%d of %d cells (the notes' own addendum: 15/16 of Table 2.2, 15/20 of Table 2.3)", n3, ncmp), n3 == ncmp)
+  end
+  cl:write(nil, sc.id .. "-claims")
   return { agree3 = n3, within1 = n1, cells = ncmp, steps_ok = nsteps_ok, steps = nsteps, worst = worst }
 end
 

@@ -30,11 +30,16 @@ local sc = S.new {
     { "q0", 0.5, "rad", "initial angle (from the upward vertical)" },
     { "T", 1, "s", "length of the span plotted", positive = true },
     { "dt", 2.5e-4, "s", "sampling interval of the output (T/dt whole)", positive = true, min = 1e-7 },
-    { "steps_per_period", 400, "", "RK4 steps per vibration period", positive = true, integer = true },
+    { "steps_per_period", 400, "", "RK4 steps per vibration period", positive = true, integer = true, max = 1e5 },
+    { "omega_scaling", { 200, 400, 800, 1600 }, "s^-1", "frequencies of the 1/omega check of max abs(q - Q) (list)", positive = true, max = 1e5 },
   },
   quick = { T = 0.25 },
   -- two RK4 runs (the pendulum and the averaged equation) of T omega/(2 pi) periods
-  work = function(P) return 8 * P.T * P.omega / (2 * math.pi) * P.steps_per_period, "force evaluations" end,
+  work = function(P)
+    local w = P.omega
+    for _, om in ipairs(P.omega_scaling) do w = w + om end
+    return 8 * P.T * w / (2 * math.pi) * P.steps_per_period, "force evaluations"
+  end,
 }
 local P = sc:parse(arg)
 if tonumber(require("kapitza").C.kz_steps_in(P.T, P.dt)) < 1 then
@@ -65,3 +70,30 @@ sc:write_text("tables/cs-fig2.1.md", S.md_table({ "quantity over 0 ≤ t ≤ " .
       return w end)()), "O(1): v_max/ℓ · sin Q ≤ " .. string.format("%.1f", P.vmax / P.l * math.sin(P.q0)) },
 }))
 sc:figure("cs-fig2.1", { omega = P.omega, q0 = P.q0 })
+
+-- The claims (2.4) and (2.7) at other frequencies: max abs(q - Q) over [0, T] should scale
+-- like 1/omega ("about 20/omega" in Sec. 2.2), and so should the lift-corrected velocity error.
+local cl = E.claims(sc)
+local oms, dqs, dps = {}, {}, {}
+for i, om in ipairs(P.omega_scaling) do
+  local pd = models.pendulum { l = P.l, g = P.g, vmax = P.vmax, omega = om }
+  local hh = 2 * math.pi / om / P.steps_per_period
+  local a, b = E.grid(pd.sys, P.T, P.dt, { P.q0, 0 }, hh), E.grid(pd.avg, P.T, P.dt, { P.q0, 0 }, hh)
+  local mq, mp = 0, 0
+  for n = 1, #a[1] do
+    local t = (n - 1) * P.dt
+    mq = math.max(mq, math.abs(a[1][n] - b[1][n]))
+    mp = math.max(mp, math.abs(a[2][n] - b[2][n] - P.vmax * math.sin(om * t) * math.sin(b[1][n]) / P.l))
+  end
+  oms[i], dqs[i], dps[i] = om, mq, mp
+end
+local sq, sp = E.slope(oms, dqs), E.slope(oms, dps)
+local cst = {}
+for i = 1, #oms do cst[i] = oms[i] * dqs[i] end
+local cs_, clo, chi = E.range(cst, "%.1f")
+cl:add("q_minus_Q_scaling", "max abs(q − Q) = O(1/ω), about 20/ω (Sec. 2.2, (2.4))", "≈ 20/ω",
+       string.format("fitted exponent %.3f over ω = %s; ω·max abs(q − Q) = %s (accept exponent −1 ± 0.1, constant 20/1.5 to 20·1.5; grid every %g s)",
+                     sq, table.concat(oms, ", "), cs_, P.dt), math.abs(sq + 1) <= 0.1 and clo >= 20 / 1.5 and chi <= 20 * 1.5)
+cl:add("lift_scaling", "p − P − ℓ⁻¹v sin Q = O(1/ω) ((2.7))", "O(1/ω)",
+       string.format("fitted exponent %.3f (accept −1 ± 0.15)", sp), math.abs(sp + 1) <= 0.15)
+cl:write(nil, "cs-fig2.1-claims")

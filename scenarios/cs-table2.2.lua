@@ -46,4 +46,4 @@ local P = sc:parse(arg)
 
 local rows = cs.run(sc, P, { preset = "cs2", kernel = "exponential", periods = P.periods,
                              half_window = true })
-cs.write(sc, P, rows, { caption = "Table 2.2 (asynchronous algorithm, exponential weight function)" })
+cs.write(sc, P, rows, { caption = "Table 2.2 (asynchronous algorithm, exponential weight function)", notes_three_digits = true })

@@ -43,4 +43,4 @@ local sc = S.new {
 local P = sc:parse(arg)
 
 local rows = cs.run(sc, P, { preset = "cs2", kernel = "uniform", periods = 1, half_window = true })
-cs.write(sc, P, rows, { caption = "Table 2.3 (asynchronous algorithm, simple filtering)" })
+cs.write(sc, P, rows, { caption = "Table 2.3 (asynchronous algorithm, simple filtering)", notes_three_digits = true })

@@ -15,7 +15,8 @@ for _, f in ipairs(U.files(U.root .. "/paper/tables")) do
     local rows, cols = S.read_table(U.root .. "/paper/tables/" .. f)
     local has = {}
     for _, c in ipairs(cols or {}) do has[c] = true end
-    if has.claim and has.holds then tables[f:gsub("%.tsv$", "")] = rows end
+    -- the scenario's id: tables/<id>.tsv or tables/<id>-claims.tsv
+    if has.claim and has.holds then tables[(f:gsub("%.tsv$", ""):gsub("%-claims$", ""))] = rows end
   end
 end
 

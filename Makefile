@@ -1,6 +1,7 @@
 # kapitza -- build, reproduce, test, benchmark.
 #   make            the library lib/libkapitza.so
-#   make figures    run every scenario, draw every figure, weave paper/paper.md
+#   make figures    run every scenario, draw every figure, weave paper/paper.md and paper.html
+#   make paper      only weave paper/paper.md and render paper/paper.html
 #   make check      tests (busted under LuaJIT, part of them on the sanitizer build) + regression
 #   make bench      benchmarks into paper/bench/
 #   make asan       lib/libkapitza-asan.so (-fsanitize=address,undefined)
@@ -24,7 +25,7 @@ FIGS    := $(sort $(basename $(notdir $(shell grep -l '^\# needs:' figures/*.gp)
 STAMPS  := $(SCEN:%=build/stamp/%.ok)
 SVGS    := $(FIGS:%=paper/figures/%.svg)
 
-.PHONY: all asan figures scenarios check test bench deps clean
+.PHONY: all asan figures paper scenarios check test bench deps clean
 .DELETE_ON_ERROR:
 
 all: lib/libkapitza.so
@@ -72,10 +73,16 @@ paper/figures/%.svg: figures/%.gp $(wildcard figures/*.gpi) | deps
 	@mkdir -p $(@D)
 	gnuplot -e "outfile='$@.tmp'" $< && mv $@.tmp $@
 
-paper/paper.md: scripts/weave.lua $(STAMPS) $(SVGS) $(wildcard scenarios/*.lua)
+paper/paper.md: scripts/weave.lua $(STAMPS) $(SVGS) $(wildcard scenarios/*.lua) $(wildcard paper/reference/*) paper/front.md
 	$(LUAJIT) scripts/weave.lua paper > $@.tmp && mv $@.tmp $@
 
-figures: $(STAMPS) $(SVGS) paper/paper.md
+# the report as one standalone HTML page (figures inline), rendered by cmark-gfm
+paper/paper.html: paper/paper.md scripts/html.lua | deps
+	$(LUAJIT) scripts/html.lua paper
+
+paper: paper/paper.md paper/paper.html
+
+figures: $(STAMPS) $(SVGS) paper/paper.md paper/paper.html
 
 check test: lib/libkapitza.so lib/libkapitza-asan.so | deps
 	@sh scripts/check.sh

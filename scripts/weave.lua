@@ -1,8 +1,13 @@
--- weave.lua -- write the literate paper (to stdout): paper/front.md, then for every scenario, in
--- the papers' order, its leading comment block (Markdown), the tables it wrote
+-- weave.lua -- write the literate paper (to stdout) as a replication report: paper/front.md; an
+-- overview of every artefact of the five papers (paper/reference/artefacts.tsv) with its status
+-- and the verdicts of its claims (the claims tables and the register of known deviations); the
+-- errata register (paper/reference/errata.tsv); then for every scenario, in the papers' order,
+-- its leading comment block (Markdown), a one-line result from its claims, the tables it wrote
 -- (tables/<id>.md, tables/<id>-*.md), its figures (figures/<id>.svg, figures/<id>-*.svg and any
--- figure script that says "# section: <id>") and links to its data; last, the benchmarks
--- (bench/*.md).
+-- figure script that says "# section: <id>") and links to its data, and each paper's conclusion
+-- (paper/reference/conclusion-<key>.md); the benchmarks (bench/*.md); the environment the
+-- outputs were made in (between the markers <!-- environment --> and <!-- /environment -->,
+-- which the regression spec does not compare).
 --   luajit scripts/weave.lua [PAPERDIR]
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 local paper = arg[1] or (root .. "/paper")
@@ -63,10 +68,113 @@ for _, gp in ipairs(ls(root .. "/figures/*.gp")) do
   end
 end
 
+-- tab-separated file with a header line ('#' lines skipped) -> rows keyed by column
+local function tsv(path)
+  local rows, cols = {}, nil
+  for line in (read(path) or ""):gmatch("([^\n]*)\n") do
+    if not line:match("^#") and line:match("%S") then
+      local cells = {}
+      for c in (line .. "\t"):gmatch("([^\t]*)\t") do cells[#cells + 1] = c end
+      if not cols then cols = cells else
+        local r = {}
+        for j, c in ipairs(cols) do r[c] = cells[j] end
+        rows[#rows + 1] = r
+      end
+    end
+  end
+  return rows
+end
+
+local register = tsv(paper .. "/reference/deviations.tsv")
+local function deviation(id, claim)
+  for _, d in ipairs(register) do if d.id == id and d.claim == claim then return d end end
+end
+
+-- The verdicts of a scenario's claims: counts by verdict, and the registered deviations.
+local function verdicts(id)
+  local v = { yes = 0, partly = 0, no = 0, n = 0, devs = {} }
+  local files = ls(paper .. "/tables/" .. id .. ".tsv")
+  for _, f in ipairs(ls(paper .. "/tables/" .. id .. "-*.tsv")) do files[#files + 1] = f end
+  for _, f in ipairs(files) do
+    local head = (read(f) or ""):match("\n?([^#\n][^\n]*)")
+    if head and head:match("^claim\t") and head:match("\tholds") then
+      for _, r in ipairs(tsv(f)) do
+        v.n = v.n + 1
+        v[r.holds] = (v[r.holds] or 0) + 1
+        if r.holds ~= "yes" then v.devs[#v.devs + 1] = deviation(id, r.claim) or { kind = "unregistered", claim = r.claim } end
+      end
+    end
+  end
+  return v
+end
+
+local function status(a)
+  if a.scenario == "-" then return a.kind end
+  if not read(root .. "/scenarios/" .. a.scenario .. ".lua") then return "not yet" end
+  local v = verdicts(a.scenario)
+  for _, d in ipairs(v.devs) do
+    if d.kind ~= "erratum" and d.kind ~= "notes" then return "partly" end
+  end
+  return "reproduced"
+end
+
+local function claims_cell(id)
+  if id == "-" or not read(root .. "/scenarios/" .. id .. ".lua") then return "" end
+  local v = verdicts(id)
+  if v.n == 0 then return "no claims table" end
+  local t = { string.format("%d of %d hold", v.yes, v.n) }
+  local kinds = {}
+  for _, d in ipairs(v.devs) do kinds[d.kind] = (kinds[d.kind] or 0) + 1 end
+  local ks = {}
+  for k, n in pairs(kinds) do ks[#ks + 1] = string.format("%d %s", n, k) end
+  table.sort(ks)
+  if #ks > 0 then t[#t + 1] = "(" .. table.concat(ks, ", ") .. ")" end
+  return table.concat(t, " ")
+end
+
 local out = {}
 local function emit(s) out[#out + 1] = s end
 
 emit(read(paper .. "/front.md") or "# kapitza\n")
+
+-- the overview
+local artefacts = tsv(paper .. "/reference/artefacts.tsv")
+if #artefacts > 0 then
+  local count = {}
+  local body = { "| paper | artefact | what | status | claims |", "|---|---|---|---|---|" }
+  for _, a in ipairs(artefacts) do
+    local st = status(a)
+    count[st] = (count[st] or 0) + 1
+    local link = a.scenario ~= "-" and read(root .. "/scenarios/" .. a.scenario .. ".lua") and
+                 string.format("[%s](#%s)", a.artefact, a.scenario) or a.artefact
+    body[#body + 1] = string.format("| %s | %s | %s | %s | %s |", a.paper, link, a.what, st, claims_cell(a.scenario))
+  end
+  local cs = {}
+  for _, k in ipairs { "reproduced", "partly", "not yet", "schematic", "text" } do
+    if count[k] then cs[#cs + 1] = string.format("%d %s", count[k], k) end
+  end
+  emit("\n## Overview\n")
+  emit("\nEvery artefact of the five papers, its status and the verdicts of its claims (each claim is a row " ..
+       "of the artefact's claims table; a verdict other than *holds* is a registered deviation of a kind: " ..
+       "*erratum* — the paper is wrong and the reproduction follows the corrected reading; *notes* — a statement " ..
+       "of the implementation notes, not of the paper; *limit* — the claim holds in part, for a measured numerical " ..
+       "reason; *unexplained*; *claim* — the paper's claim does not hold). *Reproduced*: every claim holds or " ..
+       "deviates only by an erratum or a notes' statement. In all: " .. table.concat(cs, ", ") .. ".\n")
+  emit("\n" .. table.concat(body, "\n") .. "\n")
+end
+
+-- the errata register
+local errata = tsv(paper .. "/reference/errata.tsv")
+if #errata > 0 then
+  emit("\n## Errata register\n")
+  emit("\nEvery misprint and ambiguity found, with the evidence, the reading taken and its effect on the " ..
+       "numbers (`paper/reference/errata.tsv`); the scenarios repeat the readings beside their artefacts.\n")
+  local body = { "| paper | where | printed | evidence | reading | effect |", "|---|---|---|---|---|---|" }
+  for _, e in ipairs(errata) do
+    body[#body + 1] = string.format("| %s | %s | %s | %s | %s | %s |", e.paper, e.where, e.printed, e.evidence, e.reading, e.effect)
+  end
+  emit("\n" .. table.concat(body, "\n") .. "\n")
+end
 for _, p in ipairs(papers) do
   local scen = {}
   for _, f in ipairs(ls(root .. "/scenarios/" .. p.key .. "-*.lua")) do scen[#scen + 1] = base(f):gsub("%.lua$", "") end
@@ -75,6 +183,15 @@ for _, p in ipairs(papers) do
     for _, id in ipairs(sort_natural(scen)) do
       emit("\n<a id=\"" .. id .. "\"></a>\n")
       emit(comment_block(root .. "/scenarios/" .. id .. ".lua") .. "\n")
+      local v = verdicts(id)
+      if v.n > 0 then
+        local parts = {}
+        for _, d in ipairs(v.devs) do
+          parts[#parts + 1] = string.format("`%s` (%s%s)", d.claim, d.kind, d.reason and (": " .. d.reason) or "")
+        end
+        emit(string.format("\n**Result.** %d of %d claims hold%s\n", v.yes, v.n,
+             #parts > 0 and ("; the others are registered deviations: " .. table.concat(parts, "; ") .. ".") or "."))
+      end
       emit(string.format("\n*Scenario* `scenarios/%s.lua` — rerun with `luajit scenarios/%s.lua` "
                          .. "(`--help` lists its parameters).\n", id, id))
       local tables = ls(paper .. "/tables/" .. id .. ".md")
@@ -97,6 +214,8 @@ for _, p in ipairs(papers) do
         emit("\nData: " .. table.concat(links, ", ") .. "\n")
       end
     end
+    local concl = read(paper .. "/reference/conclusion-" .. p.key .. ".md")
+    if concl then emit("\n### Conclusion: " .. p.title:match("^([^:]+)") .. "\n\n" .. concl) end
   end
 end
 local bench = sort_natural(ls(paper .. "/bench/*.md"))
@@ -109,5 +228,21 @@ if #bench > 0 then
     if read(paper .. "/figures/" .. fig) then emit(string.format("\n![%s](figures/%s)\n", fig, fig)) end
   end
 end
+-- the environment (not compared by the regression spec: another machine may differ)
+local function first_line(cmd)
+  local l = lines_of(cmd .. " 2>&1")[1] or "not found"
+  return (l:gsub("|", "/"))
+end
+emit("\n## Environment\n")
+emit("\n<!-- environment -->\n")
+emit(table.concat({
+  "| tool | version |", "|---|---|",
+  "| C compiler | " .. first_line("${CC:-cc} --version") .. " |",
+  "| LuaJIT | " .. first_line("luajit -v") .. " |",
+  "| gnuplot | " .. first_line("gnuplot --version") .. " |",
+  "| Markdown renderer | " .. first_line("cmark-gfm --version") .. " |",
+  "| machine | " .. first_line("uname -srm") .. " |",
+}, "\n"))
+emit("\n<!-- /environment -->\n")
 local text = table.concat(out, "\n"):gsub("\n\n\n+", "\n\n")
 io.write(text, "\n")

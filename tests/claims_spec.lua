@@ -26,6 +26,8 @@ describe("claims", function()
     for _, d in ipairs(register) do
       assert.truthy(d.holds == "no" or d.holds == "partly", d.id .. " " .. d.claim .. ": verdict " .. tostring(d.holds))
       assert.truthy(type(d.reason) == "string" and #d.reason > 20, d.id .. " " .. d.claim .. ": no reason given")
+      local kinds = { erratum = true, notes = true, limit = true, unexplained = true, claim = true }
+      assert.truthy(kinds[d.kind], d.id .. " " .. d.claim .. ": kind '" .. tostring(d.kind) .. "' is not erratum, notes, limit, unexplained or claim")
       local key = d.id .. "/" .. d.claim
       assert.is_nil(seen[key], key .. " listed twice")
       seen[key] = true

@@ -106,9 +106,43 @@ describe("regression", function()
     assert.are.equal(0, #diffs, table.concat(diffs, "\n"))
   end)
 
+  -- the environment block records the machine the outputs were made on; it is not compared
+  local function without_env(s)
+    return (s or ""):gsub("<!%-%- environment %-%->.-<!%-%- /environment %-%->", "")
+  end
+
   it("paper.md is woven from the current scenarios and outputs", function()
     local st, out, err = U.run("luajit scripts/weave.lua paper")
     assert.are.equal(0, st, err)
-    assert.is_true(out == read(U.root .. "/paper/paper.md"), "paper/paper.md is stale: run make figures")
+    assert.is_true(without_env(out) == without_env(read(U.root .. "/paper/paper.md")), "paper/paper.md is stale: run make paper")
+  end)
+
+  it("paper.html renders the report with every artefact and every figure inline", function()
+    local dir = U.tmpdir()
+    assert.truthy(os.execute(string.format("cp -r '%s/paper/.' '%s/'", U.root, dir)))
+    local st, _, err = U.run("luajit scripts/html.lua " .. dir)
+    assert.are.equal(0, st, err)
+    local html = read(dir .. "/paper.html")
+    assert.truthy(html:match("^<!DOCTYPE html>"))
+    assert.is_nil(html:find("missing figure", 1, true))
+    local S = require "scenario"
+    local arts = S.read_table(U.root .. "/paper/reference/artefacts.tsv")
+    local missing = {}
+    for _, a in ipairs(arts) do
+      local name = a.paper .. " " .. a.artefact
+      if not html:find(">" .. a.paper .. "</td>", 1, true) or not html:find(a.artefact, 1, true) then missing[#missing + 1] = name end
+      if a.scenario ~= "-" and io.open(U.root .. "/scenarios/" .. a.scenario .. ".lua") then
+        if not html:find('id="' .. a.scenario .. '"', 1, true) then missing[#missing + 1] = a.scenario .. " (section)" end
+      end
+    end
+    local nfig, nsvg = 0, 0
+    for _ in read(U.root .. "/paper/paper.md"):gmatch("\n!%[") do nfig = nfig + 1 end
+    for _ in html:gmatch("<svg") do nsvg = nsvg + 1 end
+    U.rmdir(dir)
+    assert.are.equal(0, #missing, table.concat(missing, ", "))
+    assert.are.equal(nfig, nsvg, "every figure of paper.md inline")
+    -- the checked-in page is the rendering of the checked-in paper.md (up to the environment)
+    local kept = read(U.root .. "/paper/paper.html")
+    assert.truthy(kept and kept:match("^<!DOCTYPE html>"), "paper/paper.html is missing: run make paper")
   end)
 end)

@@ -62,8 +62,7 @@ for _, eps in ipairs(P.eps) do
   local mi = sam.micro(sam.vdp(eps), "strang", P.split == "rot-pert-rot")
   local per_sample = P.t_end / eps / P.samples / (2 * math.pi) -- periods between samples
   if math.abs(per_sample - math.floor(per_sample + 0.5)) > 1e-9 * per_sample then
-    io.stderr:write("sam-fig5: t_end/(eps samples) must be a whole number of periods 2 pi\n")
-    os.exit(2)
+    sc:fail(string.format("parameters 't_end', 'eps', 'samples': t_end/(eps samples) = %g periods 2 pi is not a whole number", per_sample))
   end
   per_sample = math.floor(per_sample + 0.5)
   local L = 2 * math.pi * per_sample -- = (pi/4)/eps with the defaults

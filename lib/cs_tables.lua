@@ -20,8 +20,11 @@ function M.work(periods_of)
 end
 
 --- The parameters every table shares (Sec. 2.2: "As in [26] ...").
-function M.params(extra)
+function M.params(extra, kernel)
   local p = {
+    { "micro", "verlet", "", "micro-integrator of the windows (Sec. 2.2: velocity Verlet)",
+      choices = { "verlet", "leapfrog", "symeuler", "euler", "rk4", "dp5" } },
+    { "kernel", kernel or "exponential", "", "averaging kernel (2.12)-(2.13); uniform = simple filtering", choices = { "exponential", "uniform", "cosine", "exp2" } },
     { "l", 0.2, "m", "pendulum length", positive = true },
     { "g", 9.8, "m s^-2", "acceleration of gravity" },
     { "vmax", 4, "m s^-1", "amplitude of the pivot velocity v(t)" },
@@ -71,7 +74,8 @@ function M.run(sc, P, method)
     local period = 2 * math.pi / omega
     for _, H in ipairs(P.H) do
       local Q, _, work = hmm.run(pend, {
-        preset = method.preset, kernel = method.kernel, half_window = method.half_window,
+        preset = method.preset, kernel = P.kernel or method.kernel, micro = P.micro,
+        half_window = method.half_window,
         H = H, T = P.T, eta = method.periods * period, h = period * H / P.Tmacro,
         Q0 = P.Q0, P0 = P.P0 })
       local curve = {}

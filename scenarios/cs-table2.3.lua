@@ -33,10 +33,10 @@ local cs = require "cs_tables"
 local sc = S.new {
   id = "cs-table2.3",
   title = "Calvo & Sanz-Serna Table 2.3: asynchronous HMM (Algorithm 2), simple filtering",
-  params = cs.params {
+  params = cs.params({
     { "omega", { 1e3, 1e4, 1e6, 1e8 }, "s^-1", "vibration angular frequencies (list)", positive = true },
     { "H", { 1 / 10, 1 / 20, 1 / 40, 1 / 80 }, "s", "macro step sizes (list)", positive = true },
-  },
+  }, "uniform"),
   quick = { H = { 1 / 10, 1 / 20 } },
   work = cs.work(function(P) return 1 end),
 }

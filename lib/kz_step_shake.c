@@ -110,6 +110,8 @@ static int shake_leg(const kz_sys *s, double t, long long k0, double h, long lon
       const int j = lo + i;
       acc[i] += w[k + 1] * (j < nq ? v[j] : a[j - nq]);
     }
+    if (C->lambda)
+      for (int j = 0; j < C->m; j++) C->lambda[j] = lam[j], C->lambda[C->m + j] = NAN;
     if (r) r->micro_steps++;
   }
   if (st == KZ_OK && cnt > 0 && n > 0) {

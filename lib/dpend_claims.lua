@@ -97,7 +97,7 @@ function M.fig41(sc, P, runs, avg, dt, fall)
       worst = math.max(worst, d)
       parts[#parts + 1] = string.format("ω = %s: %s", pow10(w), fmt(d))
     end
-    cl:add("rattle_same_angles", "RATTLE-SHAKE: 'for the angles q1 and q2 the results coincide with those in Fig. 4.1' (max |Δq| over t, every H)",
+    cl:add("rattle_same_angles", "RATTLE-SHAKE: 'for the angles q1 and q2 the results coincide with those in Fig. 4.1' (max abs(Δq) over t, every H)",
            cl:published("rattle_same_angles") or "coincide", table.concat(parts, ", ") .. " rad (accept ≤ 1e-6 rad)", worst <= 1e-6)
   end
   -- omega: the same results? and the O(1/omega) scaling of the differences
@@ -141,7 +141,7 @@ function M.fig41(sc, P, runs, avg, dt, fall)
       end
     end
     local verdict = (large and small) or (large and "partly") or false
-    cl:add("omega_same", string.format("the figure is ω = %s; ω = %s 'lead to the same results' (max |Δq1| / |Δq2| against ω = %s)",
+    cl:add("omega_same", string.format("the figure is ω = %s; ω = %s 'lead to the same results' (max abs(Δq1) / abs(Δq2) against ω = %s)",
            pow10(fig[1]), table.concat((function() local t = {} for i = 2, #fig do t[#t + 1] = pow10(fig[i]) end return t end)(), ", "), pow10(wmax)),
            cl:published("omega_same") or "same", table.concat(parts, "; ") .. " rad (accept ≤ 0.01 rad)", verdict)
   end
@@ -204,7 +204,7 @@ function M.fig41(sc, P, runs, avg, dt, fall)
     ok = qmax < math.pi / 2 and sign >= 1 and fall ~= nil
     cl:add("stable_up", "'the figure confirms that q1 = q2 = 0 (both rods up) correspond to a stable equilibrium' (every run)",
            cl:published("stable_up") or "stable",
-           string.format("max |q| = %.2f rad < π/2, both angles change sign (≥ %d times); without vibration the rods leave the upper half-plane at t = %s s",
+           string.format("max abs(q) = %.2f rad < π/2, both angles change sign (≥ %d times); without vibration the rods leave the upper half-plane at t = %s s",
                          qmax, sign, fall and string.format("%.3f", fall) or "never"), ok)
   end
   -- constraint residuals of the macro states
@@ -219,7 +219,7 @@ function M.fig41(sc, P, runs, avg, dt, fall)
     local lmax, lmin = math.max(l1, l2), math.min(l1, l2)
     local lim = P.tol * lmax * lmax / (lmin * lmin)
     cl:add("residuals", "macro states on the constraints: g(X_n) = 0 (SHAKE, RATTLE), g'(X_n) V_n = 0 (RATTLE)",
-           "= 0", string.format("max |g_i|/l_i² = %s (accept ≤ the solve tolerance %s); RATTLE max |g' V|/(2(l1+l2)|V|) = %s (accept ≤ 1e-14)",
+           "= 0", string.format("max abs(g_i)/l_i² = %s (accept ≤ the solve tolerance %s); RATTLE max abs(g′V)/(2(l1+l2) max abs(V)) = %s (accept ≤ 1e-14)",
                                 fmt(rg), fmt(lim), fmt(rv)), rg <= lim and rv <= 1e-14)
   end
   return cl, scal_rows
@@ -400,7 +400,7 @@ function M.fig6(sc, P, top, bottom, refs, text, order)
     local lmax, lmin = math.max(P.l1, P.l2), math.min(P.l1, P.l2)
     local lim = P.tol * lmax * lmax / (lmin * lmin)
     cl:add("residuals", "final states on the constraints: g(q) = 0 and G(q) u = 0 (GGL (39)-(40))",
-           "= 0 (notes: ≈ 1e-17)", string.format("max |g_i|/l_i² = %s (accept ≤ the solve tolerance %s), max |G u|/(2(l1+l2)|u|) = %s (accept ≤ 1e-14)",
+           "= 0 (notes: ≈ 1e-17)", string.format("max abs(g_i)/l_i² = %s (accept ≤ the solve tolerance %s), max abs(G u)/(2(l1+l2) max abs(u)) = %s (accept ≤ 1e-14)",
                                                   fmt(rg), fmt(lim), fmt(rv)), rg <= lim and rv <= 1e-14)
   end
   return cl

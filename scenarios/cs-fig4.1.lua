@@ -47,7 +47,7 @@
 --   ω = 10⁴ departs from the ω → ∞ average by even more (reference curves), so this is physics, not an
 --   HMM defect. The paper's "the same results" holds for ω = 10⁶ against 10⁸ only (a known deviation).
 --   θ₀ is irrelevant: every window starts at θ = 0.
--- - *H:* H = 1/80 and 1/160 are far from converged (they differ by up to 0.2 rad in q₁, 0.6 in q₂; the
+-- - *H:* H = 1/80 and 1/160 are far from converged (they differ by up to 0.16 rad in q₁, 0.55 in q₂; the
 --   averaged motion has a 0.125 s mode); convergence is checked down to H = 1/640.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
 package.path = root .. "/lib/?.lua;" .. package.path

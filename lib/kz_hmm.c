@@ -13,7 +13,9 @@
  *    micro force v' (the macro force F~), of the micro velocity (F~_(1)) or of any observable of
  *    the micro solution (the seam of the slow-variable HMM: grad xi . f, Fredbo Alg. 3), by the
  *    trapezoidal rule on the micro grid with the weights of kz_kernel_weights.
- * The macro schemes that use these estimates are in kz_hmm_macro.c. */
+ * For constrained systems (kz_hmm_open_con, Calvo & Sanz-Serna Sec. 4) the micro system carries
+ * the constraints and the micro stepper's fused leg averages the total (active plus constraint)
+ * force on the half window. The macro schemes that use these estimates are in kz_hmm_macro.c. */
 #include "kz_hmm_ctx.h"
 #include <stdlib.h>
 #include <string.h>

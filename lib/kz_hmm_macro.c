@@ -11,6 +11,7 @@
  *  - LEAPFROG (Calvo & Sanz-Serna, Algorithms 1-2, steps 3-4): P_{1/2} = P_0 + H/2 F_0,
  *    P_{n+1/2} = P_{n-1/2} + H F_n, Q_{n+1} = Q_n + H P_{n+1/2}, F_n estimated at Q_n with the
  *    velocity P~_n = P_{n-1/2} + H/2 F_{n-1} (step 4): one estimate per step, T/H in all.
+ *  - SHAKE, RATTLE (Calvo & Sanz-Serna Sec. 4.2-4.3): the constrained schemes, in kz_hmm_dae.c.
  * The macro schemes are a small table; kz_hmm_params_init holds the presets of the papers. */
 #include "kz_hmm_ctx.h"
 #include <string.h>

@@ -678,7 +678,7 @@ int kz_vdp_sys(kz_sys *s, kz_vdp *p, kz_report *r);
 /* Constrained mechanical systems (DAEs): SHAKE, RATTLE, HERK3; the HMM and SAM for them.
  *
  * M. P. Calvo, J. M. Sanz-Serna, "Heterogeneous multiscale methods for mechanical systems with
- * vibrations", SIAM J. Sci. Comput. 32 (2010), Sec. 4: the descriptor form (4.1)-(4.2), the
+ * vibrations" (seed 000), Sec. 4: the descriptor form (4.1)-(4.2), the
  * vibrated double pendulum (4.3), the SHAKE-SHAKE (Sec. 4.2) and RATTLE-SHAKE (Sec. 4.3)
  * asynchronous HMMs with simple filtering (2.16).
  * M. P. Calvo, Ph. Chartier, A. Murua, J. M. Sanz-Serna, "Numerical stroboscopic averaging for

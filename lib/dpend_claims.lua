@@ -50,8 +50,8 @@ function M.fig41(sc, P, runs, avg, dt, fall, sens)
     local list = {}
     for k in pairs(counts) do list[#list + 1] = string.format("%d", k) end
     local r = main[W[1]][H]
-    cl:add(key, string.format("H = %s s: micro-steps of the %s run ((N%s) K = %d × %d, every ω)", frac(H), main_method,
-           extra == 1 and " + 1" or "", r.N + extra, r.K), pub or "—", table.concat(list, ", "), ok)
+    cl:add(key, string.format("H = %s s: micro-steps of the %s run (%s = %d × %d, every ω)", frac(H), main_method,
+           extra == 1 and "(N + 1) K" or "N K", r.N + extra, r.K), pub or "—", table.concat(list, ", "), ok)
   end
   -- constraint solves actually made
   do

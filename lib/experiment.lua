@@ -38,23 +38,24 @@ end
 
 --- Reference states by classical RK4 with m and 2m steps per output interval of length L,
 -- combined by Richardson extrapolation (y_2m + (y_2m - y_m)/15), at nout equally spaced outputs
--- (t = L, 2L, ...). Returns the states (Lua arrays) and the estimated error at the last output.
+-- (t = L, 2L, ...). Returns the states (Lua arrays), the estimated error at the last output (the
+-- largest over the components) and the same estimate per component (a Lua array).
 function M.richardson(s, y0, L, nout, m)
   local res = {}
   for pass, k in ipairs { m, 2 * m } do
     local out = kz.trajectory(s, "rk4", 0, L / k, k, nout, y0)
     res[pass] = out
   end
-  local d, states, est = s.dim, {}, 0
+  local d, states, est, ests = s.dim, {}, 0, {}
   for j = 1, nout do
     states[j] = {}
     for i = 1, d do
       local a, b = res[1][j * d + i - 1], res[2][j * d + i - 1]
       states[j][i] = b + (b - a) / 15
-      if j == nout then est = math.max(est, math.abs(b - a) / 15) end
+      if j == nout then est, ests[i] = math.max(est, math.abs(b - a) / 15), math.abs(b - a) / 15 end
     end
   end
-  return states, est
+  return states, est, ests
 end
 
 ---------------------------------------------------------------------------------------------------

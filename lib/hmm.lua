@@ -74,4 +74,88 @@ function M.force(model, o, t, Y)
   return f, fv, kz.counts(r)
 end
 
+---------------------------------------------------------------------------------------------------
+-- The HMM for constrained systems (lib/kz_hmm_dae.c): Calvo & Sanz-Serna's SHAKE-SHAKE and
+-- RATTLE-SHAKE asynchronous algorithms (Sec. 4.2-4.3). The model needs vib and con (the
+-- constraints, models.dpend).
+---------------------------------------------------------------------------------------------------
+
+M.dae_presets = { ["shake-shake"] = C.KZ_HMM_PRESET_SHAKE_SHAKE, ["rattle-shake"] = C.KZ_HMM_PRESET_RATTLE_SHAKE,
+                  names = { "shake-shake", "rattle-shake" } }
+M.dae_macros = { SHAKE = C.KZ_HMM_SHAKE, RATTLE = C.KZ_HMM_RATTLE, names = { "SHAKE", "RATTLE" } }
+
+--- A kz_hmm_params for the constrained HMM: o.preset ('shake-shake' | 'rattle-shake'), then
+-- any field of M.params (macro 'SHAKE' | 'RATTLE' here), H, T, eta, h.
+function M.dae_params(o)
+  local p = ffi.new("kz_hmm_params")
+  kz.call("kz_hmm_params_init", p, kz.choose(M.dae_presets, o.preset or "shake-shake", "constrained hmm preset"), kz.report())
+  if o.macro then p.macro = kz.choose(M.dae_macros, o.macro, "constrained hmm macro scheme") end
+  if o.micro then p.micro = kz.stepper(o.micro) end
+  if o.kernel then p.kernel = kz.choose(kz.kernels, o.kernel, "hmm kernel") end
+  if o.fsal ~= nil then p.fsal = o.fsal and 1 or 0 end
+  if o.half_window ~= nil then p.half_window = o.half_window and 1 or 0 end
+  p.H, p.T, p.eta, p.h = o.H or 0, o.T or 0, o.eta or 0, o.h or 0
+  return p
+end
+
+local function rows(buf, n, w)
+  local t = {}
+  for k = 0, n - 1 do
+    local row = {}
+    for i = 1, w do row[i] = buf[k * w + i - 1] end
+    t[k + 1] = row
+  end
+  return t
+end
+
+local function dae_counts(r, micro, con_stats)
+  local c = kz.counts(r)
+  c.micro_pos_solves, c.micro_vel_solves = tonumber(micro.pos_solves), tonumber(micro.vel_solves)
+  c.macro_pos_solves, c.macro_vel_solves = tonumber(con_stats.pos_solves), tonumber(con_stats.vel_solves)
+  return c
+end
+
+-- The model's constraints with fresh solve counters (the macro ones); kept alive by the caller.
+local function counted(model)
+  local con, st = ffi.new("kz_constraints", model.con), ffi.new("kz_con_stats")
+  con.stats, con.lambda = st, nil
+  return con, st
+end
+
+--- Run the constrained HMM from Y0 (Lua array, dim numbers, consistent) to o.T. Returns the
+-- macro states Y[n + 1] (rows of dim numbers at t_n = n H, n = 0..N; SHAKE: the velocity part is
+-- V_{n-1/2}), the multipliers L[n + 1] (rows of 2 m for the steps n = 0..N-1: SHAKE (Lambda_n,
+-- NaN...), RATTLE (Lambda_x, Lambda_v)) and the work counts (with the micro and macro solves).
+function M.dae_run(model, o, Y0)
+  local p = M.dae_params(o)
+  local N = tonumber(C.kz_steps_in(o.T, o.H))
+  if N < 1 then N = 1 end -- let C report the bad grid
+  local d, m = model.dim, model.con.m
+  local Y, L = kz.vec((N + 1) * d), kz.vec(N * 2 * m)
+  local con, st = counted(model)
+  local micro, r = ffi.new("kz_con_stats"), kz.report()
+  kz.call("kz_hmm_dae_run", model.vib, con, p, kz.vec(d, Y0), Y, L, N + 1, micro, r)
+  return rows(Y, N + 1, d), rows(L, N, 2 * m), dae_counts(r, micro, st)
+end
+
+--- One RATTLE macro step from (t, Y): the new state, the multipliers (Lambda_x, Lambda_v), counts.
+function M.dae_step(model, o, t, Y)
+  local p = M.dae_params(o)
+  local d, m = model.dim, model.con.m
+  local y, lam = kz.vec(d, Y), kz.vec(2 * m)
+  local con, st = counted(model)
+  local micro, r = ffi.new("kz_con_stats"), kz.report()
+  kz.call("kz_hmm_dae_step", model.vib, con, p, t, y, lam, micro, r)
+  return rows(y, 1, d)[1], rows(lam, 1, 2 * m)[1], dae_counts(r, micro, st)
+end
+
+--- The filtered total force (mass-normalised, nq numbers) at the macro state Y, and counts.
+function M.dae_force(model, o, t, Y)
+  local p = M.dae_params(o)
+  local F, micro, r = kz.vec(model.nq), ffi.new("kz_con_stats"), kz.report()
+  local con, st = counted(model)
+  kz.call("kz_hmm_dae_force", model.vib, con, p, t, kz.vec(model.dim, Y), F, micro, r)
+  return rows(F, 1, model.nq)[1], dae_counts(r, micro, st)
+end
+
 return M

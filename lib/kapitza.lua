@@ -168,4 +168,22 @@ function M.run(s, stepper, t, h, n, y0)
   return out, M.counts(r)
 end
 
+---------------------------------------------------------------------------------------------------
+-- Constrained mechanical systems (kz_constraints; SHAKE, RATTLE, HERK3).
+---------------------------------------------------------------------------------------------------
+
+--- The registered steppers that need constraints (KZ_NEEDS_CONSTRAINTS): name -> type, plus
+-- .names in registry order (the `choices` of a constrained scenario's stepper key).
+M.constrained = { names = {} }
+for _, name in ipairs(M.steppers.names) do
+  local T = M.steppers[name]
+  if bit.band(T.needs, C.KZ_NEEDS_CONSTRAINTS) ~= 0 then
+    M.constrained[name] = T
+    M.constrained.names[#M.constrained.names + 1] = name
+  end
+end
+
+--- Fresh solve counters (kz_con_stats: pos_solves, vel_solves).
+function M.con_stats() return ffi.new("kz_con_stats") end
+
 return M

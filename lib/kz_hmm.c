@@ -14,7 +14,9 @@
  *    micro force v' (the macro force F~), of the micro velocity (F~_(1)) or of any observable of
  *    the micro solution (the seam of the slow-variable HMM: grad xi . f, Fredbo Alg. 3), by the
  *    trapezoidal rule on the micro grid with the weights of kz_kernel_weights.
- * The macro schemes that use these estimates are in kz_hmm_macro.c. */
+ * For constrained systems (kz_hmm_open_con, Calvo & Sanz-Serna Sec. 4) the micro system carries
+ * the constraints and the micro stepper's fused leg averages the total (active plus constraint)
+ * force on the half window. The macro schemes that use these estimates are in kz_hmm_macro.c. */
 #include "kz_hmm_ctx.h"
 #include <stdlib.h>
 #include <string.h>
@@ -59,10 +61,17 @@ static int check_model(const kz_vib *m, kz_report *r)
 
 int kz_hmm_open(kz_hmm_ctx *x, const kz_vib *m, const kz_hmm_params *p, int nobs, kz_report *r)
 {
+  return kz_hmm_open_con(x, m, NULL, NULL, p, nobs, r);
+}
+
+int kz_hmm_open_con(kz_hmm_ctx *x, const kz_vib *m, const kz_constraints *con,
+                    kz_con_stats *micro, const kz_hmm_params *p, int nobs, kz_report *r)
+{
   memset(x, 0, sizeof *x);
   KZ_TRY(check_model(m, r));
   if (!p) return kz_bad(r, KZ_ENULL, "params");
-  if (p->macro < 0 || p->macro >= KZ_HMM_MACRO_END) return kz_bad(r, KZ_EDOMAIN, "macro");
+  if (p->macro < 0 || p->macro >= KZ_HMM_DAE_MACRO_END) return kz_bad(r, KZ_EDOMAIN, "macro");
+  if (kz_hmm_schemes[p->macro].constrained != (con != NULL)) return kz_bad(r, KZ_EMODEL, "macro");
   if (p->kernel < 0 || p->kernel >= KZ_KERNEL_END) return kz_bad(r, KZ_EDOMAIN, "kernel");
   if (p->phase < KZ_PHASE_EXACT || p->phase > KZ_PHASE_TIME) return kz_bad(r, KZ_EDOMAIN, "phase");
   if (p->recon < KZ_RECON_MODEL || p->recon > KZ_RECON_ZERO_V) return kz_bad(r, KZ_EDOMAIN, "recon");
@@ -89,6 +98,18 @@ int kz_hmm_open(kz_hmm_ctx *x, const kz_vib *m, const kz_hmm_params *p, int nobs
   x->sys.accel = (m->accel && m->nq > 0) ? (abs_time ? micro_accel_time : micro_accel) : NULL;
   x->sys.par = x;
   if (!x->T) return kz_bad(r, KZ_ENULL, "micro");
+  if (con) { /* the micro system: the same constraints, its own counters, no multiplier output */
+    x->con = con;
+    x->con_micro = *con;
+    x->con_micro.lambda = NULL;
+    x->con_micro.stats = micro ? micro : &x->micro_none;
+    x->sys.con = &x->con_micro;
+    KZ_TRY(kz_con_check(&x->sys, r));
+    /* the kernel average of the total force needs the stepper's fused leg (kz_step_shake.c),
+     * and the centre node of a symmetric window would need both legs' multipliers */
+    if (!(x->T->needs & KZ_NEEDS_CONSTRAINTS) || !x->T->leg || nobs > 0) return kz_bad(r, KZ_EMODEL, "micro");
+    if (!p->half_window) return kz_bad(r, KZ_EMODEL, "half_window");
+  }
   if (kz_step_check(x->T, &x->sys, r) != KZ_OK) return kz_bad(r, KZ_EMODEL, "micro");
   const size_t d = (size_t)m->dim, nw = (size_t)(x->half ? n + 1 : 2 * n + 1);
   const size_t nwork = kz_step_work(x->T, m->dim);
@@ -122,7 +143,8 @@ int kz_hmm_open(kz_hmm_ctx *x, const kz_vib *m, const kz_hmm_params *p, int nobs
 void kz_hmm_close(kz_hmm_ctx *x)
 {
   free(x->buf);
-  x->buf = NULL;
+  free(x->cbuf);
+  x->buf = x->cbuf = NULL;
 }
 
 void kz_hmm_set_phase(kz_hmm_ctx *x, long long n, double t)

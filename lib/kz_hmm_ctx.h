@@ -19,11 +19,44 @@ typedef struct kz_hmm_ctx {
   double *work, *y0, *y, *f0, *fa, *fb, *Y, *obs;
   double *F, *Fv, *F1, *Ph; /* macro buffers, dim numbers each */
   double *Ysave;            /* kz_hmm_step: the entry state */
+  /* constrained systems (kz_hmm_dae.c); con == NULL otherwise */
+  const kz_constraints *con; /* the macro constraints */
+  kz_constraints con_micro;  /* the same for the micro system: no lambda, the micro counters */
+  kz_con_stats micro_none;   /* the micro counters when the caller keeps none */
+  double *cbuf;              /* G0, G1 (nq x nq), the solve's work */
+  double *lamv;              /* 2 m: the multipliers of the last macro step */
+  double *lam_out;           /* kz_hmm_dae_run: N rows of 2 m, or NULL */
 } kz_hmm_ctx;
+
+/* A macro scheme: a one-step map (step) or a whole run of a two-step recursion (run). */
+typedef int (*kz_hmm_step_fn)(kz_hmm_ctx *x, long long k, double t, double H, double *Y,
+                              int *have_F, kz_report *r);
+typedef int (*kz_hmm_run_fn)(kz_hmm_ctx *x, long long N, double H, double *Y_out, kz_report *r);
+typedef struct kz_hmm_scheme {
+  kz_hmm_step_fn step;
+  kz_hmm_run_fn run;
+  int constrained; /* needs the constraints (SHAKE, RATTLE) */
+} kz_hmm_scheme;
+/* The macro table (kz_hmm_macro.c), indexed by kz_hmm_params.macro < KZ_HMM_DAE_MACRO_END. */
+extern const kz_hmm_scheme kz_hmm_schemes[KZ_HMM_DAE_MACRO_END];
+/* The constrained schemes (kz_hmm_dae.c). */
+int kz_hmm_run_shake(kz_hmm_ctx *x, long long N, double H, double *Y_out, kz_report *r);
+int kz_hmm_step_rattle(kz_hmm_ctx *x, long long k, double t, double H, double *Y, int *have_F,
+                       kz_report *r);
+/* Validate H, T, Y0, Y_out and its capacity nout for a run; *N = T / H. */
+int kz_hmm_run_check(kz_hmm_ctx *x, const double *Y0, double *Y_out, long long nout,
+                     long long *N, kz_report *r);
+/* N macro steps of p->macro from Y_out's first row (validated context; EXACT-phase set-up);
+ * a one-step scheme writes x->lamv to the rows of x->lam_out when it is set. */
+int kz_hmm_drive(kz_hmm_ctx *x, long long N, double *Y_out, kz_report *r);
 
 /* Validate m and p (not H and T), build the micro system and the weights, allocate. nobs: the
  * size of a callback observable (0 if none). */
 int kz_hmm_open(kz_hmm_ctx *x, const kz_vib *m, const kz_hmm_params *p, int nobs, kz_report *r);
+/* The same for a constrained system: con (macro and micro constraints), micro (the micro solve
+ * counters, may be NULL). */
+int kz_hmm_open_con(kz_hmm_ctx *x, const kz_vib *m, const kz_constraints *con,
+                    kz_con_stats *micro, const kz_hmm_params *p, int nobs, kz_report *r);
 void kz_hmm_close(kz_hmm_ctx *x);
 /* Set the phase at the window centre: macro node n (n >= 0, t = n H) or time t (n < 0). */
 void kz_hmm_set_phase(kz_hmm_ctx *x, long long n, double t);

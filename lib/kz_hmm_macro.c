@@ -11,6 +11,7 @@
  *  - LEAPFROG (Calvo & Sanz-Serna, Algorithms 1-2, steps 3-4): P_{1/2} = P_0 + H/2 F_0,
  *    P_{n+1/2} = P_{n-1/2} + H F_n, Q_{n+1} = Q_n + H P_{n+1/2}, F_n estimated at Q_n with the
  *    velocity P~_n = P_{n-1/2} + H/2 F_{n-1} (step 4): one estimate per step, T/H in all.
+ *  - SHAKE, RATTLE (Calvo & Sanz-Serna Sec. 4.2-4.3): the constrained schemes, in kz_hmm_dae.c.
  * The macro schemes are a small table; kz_hmm_params_init holds the presets of the papers. */
 #include "kz_hmm_ctx.h"
 #include <string.h>
@@ -72,10 +73,6 @@ static int step_verlet(kz_hmm_ctx *x, long long k, double t, double H, double *Y
   return KZ_OK;
 }
 
-static const macro_step_fn one_step[KZ_HMM_MACRO_END] = {
-  [KZ_HMM_FE] = step_fe, [KZ_HMM_IFE] = step_ife, [KZ_HMM_VERLET] = step_verlet,
-  [KZ_HMM_LEAPFROG] = NULL, /* a two-step recursion: run_leapfrog */
-};
 
 /* Calvo & Sanz-Serna steps 3-4 over N steps; rows k = 0..N of Y_out, P_n = P~_n. */
 static int run_leapfrog(kz_hmm_ctx *x, long long N, double H, double *Y_out, kz_report *r)
@@ -99,6 +96,17 @@ static int run_leapfrog(kz_hmm_ctx *x, long long N, double H, double *Y_out, kz_
   return KZ_OK;
 }
 
+/* The macro table: one-step schemes (step) and two-step recursions (run); the constrained
+ * schemes of Calvo & Sanz-Serna Sec. 4 are in kz_hmm_dae.c. */
+const kz_hmm_scheme kz_hmm_schemes[KZ_HMM_DAE_MACRO_END] = {
+  [KZ_HMM_FE] = {step_fe, NULL, 0},
+  [KZ_HMM_IFE] = {step_ife, NULL, 0},
+  [KZ_HMM_VERLET] = {step_verlet, NULL, 0},
+  [KZ_HMM_LEAPFROG] = {NULL, run_leapfrog, 0},
+  [KZ_HMM_SHAKE] = {NULL, kz_hmm_run_shake, 1},
+  [KZ_HMM_RATTLE] = {kz_hmm_step_rattle, NULL, 1},
+};
+
 static int check_H(double H, kz_report *r)
 {
   KZ_TRY(kz_check_num(r, H, "H", 0));
@@ -106,43 +114,59 @@ static int check_H(double H, kz_report *r)
   return KZ_OK;
 }
 
+int kz_hmm_run_check(kz_hmm_ctx *x, const double *Y0, double *Y_out, long long nout,
+                     long long *N, kz_report *r)
+{
+  const kz_hmm_params *p = x->p;
+  *N = -1;
+  if (x->nq < 1) return kz_bad(r, KZ_EMODEL, "nq");
+  KZ_TRY(kz_check_num(r, p->H, "H", 1));
+  KZ_TRY(kz_check_num(r, p->T, "T", 1));
+  if (p->T < p->H) return kz_bad(r, KZ_EDOMAIN, "T");
+  if ((*N = kz_steps_in(p->T, p->H)) < 1) return kz_bad(r, KZ_EGRID, "T");
+  KZ_TRY(kz_check_vec(r, Y0, x->dim, "Y0"));
+  if (!Y_out) return kz_bad(r, KZ_ENULL, "Y_out");
+  if (nout < *N + 1) return kz_bad(r, KZ_EBUFFER, "Y_out");
+  return KZ_OK;
+}
+
+int kz_hmm_drive(kz_hmm_ctx *x, long long N, double *Y_out, kz_report *r)
+{
+  const kz_hmm_params *p = x->p;
+  const kz_vib *m = x->m;
+  /* EXACT phase on the macro grid: t_n omega / 2 pi = n c, c = H omega / 2 pi; whole periods
+   * per step (to 1e-9) leave the phase at theta0, otherwise only frac(c) is carried */
+  const double c = p->H * m->omega / (2 * KZ_PI), cw = nearbyint(c);
+  x->cycles_frac = fabs(c - cw) <= 1e-9 * fmax(1.0, fabs(c)) ? 0.0 : c - cw;
+  const int d = m->dim;
+  const double H = p->H;
+  const kz_hmm_scheme *sc = &kz_hmm_schemes[p->macro];
+  if (sc->run) return sc->run(x, N, H, Y_out, r);
+  int st = KZ_OK, have_F = 0;
+  for (long long k = 0; k < N && st == KZ_OK; k++) {
+    const double t = (double)k * H;
+    double *Y1 = Y_out + (k + 1) * d;
+    memcpy(Y1, Y_out + k * d, sizeof(double) * (size_t)d);
+    st = sc->step(x, k, t, H, Y1, &have_F, r);
+    if (st != KZ_OK) st = kz_fail(r, st, r ? r->param : "F", k, t);
+    else {
+      if (x->lam_out) memcpy(x->lam_out + k * 2 * x->con->m, x->lamv, sizeof(double) * 2 * (size_t)x->con->m);
+      if (r) r->macro_steps++;
+    }
+  }
+  return st;
+}
+
 int kz_hmm_run(const kz_vib *m, const kz_hmm_params *p, const double *Y0, double *Y_out,
                long long nout, kz_report *r)
 {
   kz_hmm_ctx x;
   KZ_TRY(kz_hmm_open(&x, m, p, 0, r));
-  int st = KZ_OK;
-  long long N = -1;
-  if (x.nq < 1) st = kz_bad(r, KZ_EMODEL, "nq");
-  else if ((st = kz_check_num(r, p->H, "H", 1)) != KZ_OK || (st = kz_check_num(r, p->T, "T", 1)) != KZ_OK) {
-  } else if (p->T < p->H) st = kz_bad(r, KZ_EDOMAIN, "T");
-  else if ((N = kz_steps_in(p->T, p->H)) < 1) st = kz_bad(r, KZ_EGRID, "T");
-  else if ((st = kz_check_vec(r, Y0, m->dim, "Y0")) != KZ_OK) {
-  } else if (!Y_out) st = kz_bad(r, KZ_ENULL, "Y_out");
-  else if (nout < N + 1) st = kz_bad(r, KZ_EBUFFER, "Y_out");
-  if (st != KZ_OK) {
-    kz_hmm_close(&x);
-    return st;
-  }
-  /* EXACT phase on the macro grid: t_n omega / 2 pi = n c, c = H omega / 2 pi; whole periods
-   * per step (to 1e-9) leave the phase at theta0, otherwise only frac(c) is carried */
-  const double c = p->H * m->omega / (2 * KZ_PI), cw = nearbyint(c);
-  x.cycles_frac = fabs(c - cw) <= 1e-9 * fmax(1.0, fabs(c)) ? 0.0 : c - cw;
-  const int d = m->dim;
-  const double H = p->H;
-  memcpy(Y_out, Y0, sizeof(double) * (size_t)d);
-  if (p->macro == KZ_HMM_LEAPFROG) {
-    st = run_leapfrog(&x, N, H, Y_out, r);
-  } else {
-    int have_F = 0;
-    for (long long k = 0; k < N && st == KZ_OK; k++) {
-      const double t = (double)k * H;
-      double *Y1 = Y_out + (k + 1) * d;
-      memcpy(Y1, Y_out + k * d, sizeof(double) * (size_t)d);
-      st = one_step[p->macro](&x, k, t, H, Y1, &have_F, r);
-      if (st != KZ_OK) st = kz_fail(r, st, r ? r->param : "F", k, t);
-      else if (r) r->macro_steps++;
-    }
+  long long N;
+  int st = kz_hmm_run_check(&x, Y0, Y_out, nout, &N, r);
+  if (st == KZ_OK) {
+    memcpy(Y_out, Y0, sizeof(double) * (size_t)m->dim);
+    st = kz_hmm_drive(&x, N, Y_out, r);
   }
   kz_hmm_close(&x);
   return st;
@@ -154,14 +178,14 @@ int kz_hmm_step(const kz_vib *m, const kz_hmm_params *p, double t, double *Y, kz
   KZ_TRY(kz_hmm_open(&x, m, p, 0, r));
   int st = KZ_OK;
   if (x.nq < 1) st = kz_bad(r, KZ_EMODEL, "nq");
-  else if (p->macro == KZ_HMM_LEAPFROG) st = kz_bad(r, KZ_EMODEL, "macro");
+  else if (!kz_hmm_schemes[p->macro].step) st = kz_bad(r, KZ_EMODEL, "macro");
   else if ((st = check_H(p->H, r)) != KZ_OK || (st = kz_check_num(r, t, "t", 0)) != KZ_OK) {
   } else if ((st = kz_check_vec(r, Y, m->dim, "Y")) != KZ_OK) {
   } else {
     const size_t d = (size_t)m->dim;
     memcpy(x.Ysave, Y, sizeof(double) * d);
     int have_F = 0;
-    st = one_step[p->macro](&x, -1, t, p->H, Y, &have_F, r);
+    st = kz_hmm_schemes[p->macro].step(&x, -1, t, p->H, Y, &have_F, r);
     if (st != KZ_OK) memcpy(Y, x.Ysave, sizeof(double) * d);
     else if (r) r->macro_steps++;
   }
@@ -186,6 +210,12 @@ int kz_hmm_params_init(kz_hmm_params *p, int preset, kz_report *r)
   case KZ_HMM_PRESET_STE:
     p->macro = KZ_HMM_VERLET, p->micro = kz_step_verlet;
     p->phase = KZ_PHASE_EXACT, p->recon = KZ_RECON_MODEL;
+    return KZ_OK;
+  case KZ_HMM_PRESET_SHAKE_SHAKE:
+  case KZ_HMM_PRESET_RATTLE_SHAKE: /* Calvo & Sanz-Serna Sec. 4.2-4.3: simple filtering (2.16) */
+    p->macro = preset == KZ_HMM_PRESET_SHAKE_SHAKE ? KZ_HMM_SHAKE : KZ_HMM_RATTLE;
+    p->micro = kz_step_shake, p->kernel = KZ_KERNEL_UNIFORM;
+    p->phase = KZ_PHASE_ZERO, p->recon = KZ_RECON_ZERO_V, p->half_window = 1, p->fsal = 1;
     return KZ_OK;
   default:
     return kz_bad(r, KZ_EDOMAIN, "preset");

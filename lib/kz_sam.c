@@ -12,14 +12,15 @@
  * with T = 2 pi eps in t. The field F~ is exposed to the macro-solver as an ordinary kz_sys,
  * so any registry stepper (RK4, DP5, ...) with a constant step, or the ode45 controller, drives
  * it. The micro-solver is any registry stepper the oscillatory system supports (RK4 on the full
- * field, Strang on its split form, ...). The half-explicit RK (HERK3) that Sec. 6 uses for the
- * index-2 DAE of the double pendulum is not implemented here. Work = micro-steps, counted
- * exactly (2n per F~ for (25) and (29)). */
-#include "kz_internal.h"
+ * field, Strang on its split form, HERK3 on a constrained system, ...). The period maps
+ * Psi^{+-1} and the difference formulas (kz_sam_field) are shared with SAM for index-2 DAEs
+ * (kz_sam_dae.c, Sec. 6), whose macro-solver keeps its own multipliers. Work = micro-steps,
+ * counted exactly (2n per F~ for (25) and (29)). */
+#include "kz_sam_ctx.h"
 #include <stdlib.h>
 #include <string.h>
 
-static int check_micro(const kz_micro *m, kz_report *r)
+int kz_sam_check_micro(const kz_micro *m, kz_report *r)
 {
   if (!m) return kz_bad(r, KZ_ENULL, "micro");
   if (!m->type) return kz_bad(r, KZ_ENULL, "micro.type");
@@ -31,29 +32,21 @@ static int check_micro(const kz_micro *m, kz_report *r)
 
 int kz_micro_run(const kz_micro *m, double t, double h, long long n, double *y, kz_report *r)
 {
-  KZ_TRY(check_micro(m, r));
+  KZ_TRY(kz_sam_check_micro(m, r));
   return kz_run(m->type, m->sys, t, h, n, y, r);
 }
 
 /* ---------- the recovered field ---------- */
 
-typedef struct sam_ctx {
-  const kz_micro *m;
-  const kz_sam_params *p;
-  int d;
-  double *work, *a, *b, *c, *e; /* micro workspace and four state buffers */
-  kz_report rep;                /* micro-solver counts (the macro-solver has its own) */
-} sam_ctx;
-
 /* out = Psi^k(Y): |k| periods from t0, forward (k > 0) or backward (k < 0). */
-static int psi(sam_ctx *x, int k, const double *Y, double *out)
+static int psi(kz_sam_ctx *x, int k, const double *Y, double *out)
 {
   const double h = (k > 0 ? 1.0 : -1.0) * x->p->period / (double)x->p->n;
   memcpy(out, Y, sizeof(double) * (size_t)x->d);
   return kz_steps(x->m->type, x->m->sys, x->p->t0, h, (long long)abs(k) * x->p->n, out, x->work, &x->rep);
 }
 
-static int sam_field(sam_ctx *x, const double *Y, double *F)
+int kz_sam_field(kz_sam_ctx *x, const double *Y, double *F)
 {
   const int d = x->d;
   const double T = x->p->period;
@@ -94,16 +87,16 @@ static int sam_field(sam_ctx *x, const double *Y, double *F)
   }
 }
 
-static int sam_rhs(void *par, double t, const double *Y, double *F)
+int kz_sam_rhs(void *par, double t, const double *Y, double *F)
 {
   (void)t; /* the averaged system is autonomous (Sec. 2) */
-  sam_ctx *x = par;
+  kz_sam_ctx *x = par;
   /* ode45 retries a step whose stage failed, so only the last evaluation's failure counts */
   x->rep.param = NULL;
-  return sam_field(x, Y, F);
+  return kz_sam_field(x, Y, F);
 }
 
-static int check_params(const kz_sam_params *p, kz_report *r)
+int kz_sam_check_params(const kz_sam_params *p, kz_report *r)
 {
   if (!p) return kz_bad(r, KZ_ENULL, "params");
   KZ_TRY(kz_check_num(r, p->period, "period", 1));
@@ -113,7 +106,7 @@ static int check_params(const kz_sam_params *p, kz_report *r)
   return KZ_OK;
 }
 
-static int ctx_open(sam_ctx *x, const kz_micro *m, const kz_sam_params *p, kz_report *r)
+int kz_sam_ctx_open(kz_sam_ctx *x, const kz_micro *m, const kz_sam_params *p, kz_report *r)
 {
   memset(x, 0, sizeof *x);
   x->m = m;
@@ -130,13 +123,13 @@ static int ctx_open(sam_ctx *x, const kz_micro *m, const kz_sam_params *p, kz_re
   return KZ_OK;
 }
 
-/* Add the micro counts to r; on failure name the micro-solver's parameter. */
-static int ctx_close(sam_ctx *x, int st, const kz_report *mrep, long long macro, kz_report *r)
+int kz_sam_ctx_close(kz_sam_ctx *x, int st, const kz_report *mrep, long long macro, kz_report *r)
 {
   if (r) {
     r->micro_steps += x->rep.micro_steps;
     r->force_evals += x->rep.force_evals;
     r->newton_iters += x->rep.newton_iters;
+    r->jac_evals += x->rep.jac_evals;
     r->macro_steps += macro;
     if (mrep) r->rejected += mrep->rejected;
   }
@@ -149,22 +142,22 @@ static int ctx_close(sam_ctx *x, int st, const kz_report *mrep, long long macro,
 int kz_sam_force(const kz_micro *m, const kz_sam_params *p, const double *Y, double *F,
                  kz_report *r)
 {
-  KZ_TRY(check_micro(m, r));
-  KZ_TRY(check_params(p, r));
+  KZ_TRY(kz_sam_check_micro(m, r));
+  KZ_TRY(kz_sam_check_params(p, r));
   KZ_TRY(kz_check_vec(r, Y, m->sys->dim, "Y"));
   if (!F) return kz_bad(r, KZ_ENULL, "F");
-  sam_ctx x;
-  KZ_TRY(ctx_open(&x, m, p, r));
-  int st = sam_field(&x, Y, F);
-  return ctx_close(&x, st, NULL, 0, r);
+  kz_sam_ctx x;
+  KZ_TRY(kz_sam_ctx_open(&x, m, p, r));
+  int st = kz_sam_field(&x, Y, F);
+  return kz_sam_ctx_close(&x, st, NULL, 0, r);
 }
 
 int kz_sam_run(const kz_micro *m, const kz_sam_params *p, const kz_macro *mac, const double *y0,
                long long nout, const double *tout, double *yout, double *hist_t,
                double *hist_h, long long hist_cap, long long *nhist, kz_report *r)
 {
-  KZ_TRY(check_micro(m, r));
-  KZ_TRY(check_params(p, r));
+  KZ_TRY(kz_sam_check_micro(m, r));
+  KZ_TRY(kz_sam_check_params(p, r));
   if (!mac) return kz_bad(r, KZ_ENULL, "macro");
   if (mac->kind != KZ_MACRO_FIXED && mac->kind != KZ_MACRO_ODE45) return kz_bad(r, KZ_EDOMAIN, "macro.kind");
   const int d = m->sys->dim;
@@ -176,10 +169,10 @@ int kz_sam_run(const kz_micro *m, const kz_sam_params *p, const kz_macro *mac, c
     if (!isfinite(tout[k])) return kz_bad(r, KZ_ENONFINITE, "tout");
     if (!(tout[k] > (k ? tout[k - 1] : p->t0))) return kz_bad(r, KZ_EDOMAIN, "tout");
   }
-  sam_ctx x;
+  kz_sam_ctx x;
   kz_sys field = {0};
   field.dim = d;
-  field.rhs = sam_rhs;
+  field.rhs = kz_sam_rhs;
   field.par = &x;
   if (mac->kind == KZ_MACRO_FIXED) {
     if (!mac->type) return kz_bad(r, KZ_ENULL, "macro.type");
@@ -193,7 +186,7 @@ int kz_sam_run(const kz_micro *m, const kz_sam_params *p, const kz_macro *mac, c
     if (!isfinite(mac->H) || mac->H < 0) return kz_bad(r, KZ_EDOMAIN, "macro.H");
     if (!isfinite(mac->hmax) || mac->hmax < 0) return kz_bad(r, KZ_EDOMAIN, "macro.hmax");
   }
-  KZ_TRY(ctx_open(&x, m, p, r));
+  KZ_TRY(kz_sam_ctx_open(&x, m, p, r));
   kz_report mrep;
   kz_report_init(&mrep);
   int st = KZ_OK;
@@ -233,5 +226,5 @@ int kz_sam_run(const kz_micro *m, const kz_sam_params *p, const kz_macro *mac, c
                       &mrep);
     macro = mrep.macro_steps;
   }
-  return ctx_close(&x, st, &mrep, macro, r);
+  return kz_sam_ctx_close(&x, st, &mrep, macro, r);
 }

@@ -12,10 +12,12 @@
 
 extern const kz_step_type kz_step_euler_type, kz_step_symeuler_type, kz_step_verlet_type,
     kz_step_leapfrog_type, kz_step_rk4_type, kz_step_strang_type, kz_step_dp5_type;
+extern const kz_step_type kz_step_shake_type, kz_step_rattle_type, kz_step_herk3_type;
 
 static const kz_step_type *const registry[] = {
   &kz_step_euler_type,    &kz_step_symeuler_type, &kz_step_verlet_type, &kz_step_leapfrog_type,
   &kz_step_rk4_type,      &kz_step_strang_type,   &kz_step_dp5_type,
+  &kz_step_shake_type,    &kz_step_rattle_type,   &kz_step_herk3_type,
 };
 static const int n_registry = (int)(sizeof registry / sizeof registry[0]);
 
@@ -47,6 +49,7 @@ int kz_step_check(const kz_step_type *T, const kz_sys *s, kz_report *r)
   if ((T->needs & KZ_NEEDS_RHS) && !s->rhs && !second) return kz_bad(r, KZ_EMODEL, "stepper");
   if ((T->needs & KZ_NEEDS_ACCEL) && !second) return kz_bad(r, KZ_EMODEL, "stepper");
   if ((T->needs & KZ_NEEDS_FLOWS) && !(s->flow_a && s->flow_b)) return kz_bad(r, KZ_EMODEL, "stepper");
+  if (T->needs & KZ_NEEDS_CONSTRAINTS) KZ_TRY(s->con ? kz_con_check(s, r) : kz_bad(r, KZ_EMODEL, "stepper"));
   return KZ_OK;
 }
 

@@ -76,4 +76,50 @@ function M.vdp(t)
   return m
 end
 
+--- The vertically vibrated double pendulum with rigid rods (Calvo & Sanz-Serna (4.3); Calvo,
+-- Chartier, Murua & Sanz-Serna Sec. 6.2): {m1, m2, l1, l2, g, vmax, omega, theta0 (0), tol,
+-- max_iter (Newton of the constraint solves; default: the C constructor's)}. Shape:
+--   con       kz_constraints: g(q), G(q), M^-1 (the DAE structure; lambda/stats set per run)
+--   sys       Cartesian time form y = (x1, y1, x2, y2, u1, v1, u2, v2) with con: SHAKE and
+--             RATTLE integrate it as (4.1)-(4.3), HERK3 as the GGL form (37)-(40)
+--   vib       the fast-forced form the HMM takes (phase theta = omega t + theta0)
+--   lagrange  the angle ODE y = (q1, q2, q1', q2') (the reference), avg its omega -> infinity
+--             average (Kapitza), both kz_sys in angle coordinates (dim 4)
+--   state(ang) Cartesian state of angles/angular velocities; angles(y) -> q1, q2 (absolute rod
+--             angles from the upward vertical, atan2(x1, y1), atan2(x2 - x1, y2 - y1));
+--   residual(y) -> g1, g2, (G v)_1, (G v)_2.
+function M.dpend(t)
+  t = t or {}
+  local par = params("kz_dpend", t, { "m1", "m2", "l1", "l2", "g", "vmax", "omega", "theta0" }, { theta0 = 0 }, "dpend")
+  local obj = { name = "dpend", par = par, dim = 8, nq = 4 }
+  local r = kz.report()
+  obj.con = ffi.new("kz_constraints")
+  kz.call("kz_dpend_constraints", obj.con, par, r)
+  if t.tol ~= nil then obj.con.tol = kz.finite(t.tol, "dpend.tol") end
+  if t.max_iter ~= nil then obj.con.max_iter = kz.finite(t.max_iter, "dpend.max_iter") end
+  obj.sys, obj.vib = ffi.new("kz_sys"), ffi.new("kz_vib")
+  kz.call("kz_dpend_sys", obj.sys, par, obj.con, r)
+  kz.call("kz_dpend_vib", obj.vib, par, r)
+  obj.lagrange, obj.avg = ffi.new("kz_sys"), ffi.new("kz_sys")
+  kz.call("kz_dpend_lagrange_sys", obj.lagrange, par, r)
+  kz.call("kz_dpend_averaged_sys", obj.avg, par, r)
+  kz.call("kz_con_check", obj.sys, r) -- tol and max_iter as given
+  function obj.state(ang)
+    local y = kz.vec(8)
+    kz.call("kz_dpend_state", par, kz.vec(4, ang), y, kz.report())
+    local out = {}
+    for i = 1, 8 do out[i] = y[i - 1] end
+    return out
+  end
+  function obj.angles(y)
+    return math.atan2(y[1], y[2]), math.atan2(y[3] - y[1], y[4] - y[2])
+  end
+  function obj.residual(y)
+    local res = kz.vec(4)
+    kz.call("kz_con_residual", obj.sys, kz.vec(8, y), res, kz.report())
+    return res[0], res[1], res[2], res[3]
+  end
+  return obj
+end
+
 return M

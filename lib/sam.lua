@@ -489,4 +489,53 @@ function M.kepler_figure(sc, P, kind, label)
   return top, bottom
 end
 
+---------------------------------------------------------------------------------------------------
+-- SAM for index-2 DAEs (lib/kz_sam_dae.c, Sec. 6): a constrained model (sys with con,
+-- models.dpend), HERK3 as micro- and macro-solver.
+---------------------------------------------------------------------------------------------------
+
+-- The model's system with its own constraints and solve counters (kept alive by the caller).
+local function counted_sys(mod)
+  local con, st = ffi.new("kz_constraints", mod.con), ffi.new("kz_con_stats")
+  con.stats, con.lambda = st, nil
+  local sys = ffi.new("kz_sys", mod.sys)
+  sys.con = con
+  return sys, con, st
+end
+
+--- SAM on a constrained model: o.n micro-steps per period o.period (2 pi eps), o.t0 (0), o.diff
+-- ('central2'), o.micro and o.macro (stepper names, 'herk3'), o.H, o.y0 (consistent), o.tout.
+-- Returns the states at tout, the macro multipliers there (rows of 2 m: (mu, lambda) of the
+-- last step) and the counts (with micro_pos_solves, micro_vel_solves, macro_pos_solves,
+-- macro_vel_solves).
+function M.dae(mod, o)
+  local sys, con, mst = counted_sys(mod)
+  local mi = ffi.new("kz_micro")
+  mi.type, mi.sys = kz.stepper(o.micro or "herk3"), sys
+  local d, m, nout = mod.dim, mod.con.m, #o.tout
+  local tout, yout, zout = kz.vec(nout, o.tout), kz.vec(nout * d), kz.vec(nout * 2 * m)
+  local Mst, r = ffi.new("kz_con_stats"), kz.report()
+  kz.call("kz_sam_dae_run", mi, sparams(o), kz.stepper(o.macro or "herk3"), o.H, kz.vec(d, o.y0), nout, tout,
+          yout, zout, Mst, r)
+  local ys, zs = {}, {}
+  for k = 1, nout do ys[k], zs[k] = tolua(yout, (k - 1) * d, d), tolua(zout, (k - 1) * 2 * m, 2 * m) end
+  local c = kz.counts(r)
+  c.micro_pos_solves, c.micro_vel_solves = tonumber(mst.pos_solves), tonumber(mst.vel_solves)
+  c.macro_pos_solves, c.macro_vel_solves = tonumber(Mst.pos_solves), tonumber(Mst.vel_solves)
+  local _ = con -- kept alive until here
+  return ys, zs, c
+end
+
+--- The conventional integration of a constrained model: o.steps steps of o.stepper ('herk3')
+-- with h = o.period / o.n from o.t0 (0). Returns the final state and the counts (with the solves).
+function M.dae_conventional(mod, o)
+  local sys, con, st = counted_sys(mod)
+  local y, r = kz.vec(mod.dim, o.y0), kz.report()
+  kz.call("kz_run", kz.stepper(o.stepper or "herk3"), sys, o.t0 or 0, o.period / o.n, o.steps, y, r)
+  local c = kz.counts(r)
+  c.pos_solves, c.vel_solves = tonumber(st.pos_solves), tonumber(st.vel_solves)
+  local _ = con
+  return tolua(y, 0, mod.dim), c
+end
+
 return M

@@ -4,8 +4,8 @@ local S = require "scenario"
 local cs = require "cs_tables"
 
 local function sweep(id, method)
-  local sc = S.new { id = id, params = cs.params {
-    { "omega", {}, "", "" }, { "H", {}, "", "" } } }
+  local sc = S.new { id = id, params = cs.params({
+    { "omega", {}, "", "" }, { "H", {}, "", "" } }, method.kernel) }
   local ref = assert(sc:reference())
   local P = sc:parse {}
   local oms, Hs, seen = {}, {}, {}

@@ -87,16 +87,16 @@ function M.xi(model, set, cols, dt, nu)
 end
 
 --- A reference solution on the grid t_n = n dt by RK4 with steps <= hmax (E.grid), with its
--- check by step halving: the largest change of the slow variables of `set` when the step is
--- halved (checked when `check` is set; nil otherwise). Returns cols, xi, delta, counts.
+-- check by step halving: delta[k], the largest change of slow variable k of `set` on the grid
+-- when the step is halved (when `check` is set; nil otherwise). Returns cols, xi, delta, counts.
 function M.reference(model, set, T, dt, x0, hmax, check, nu)
   local cols, counts = E.grid(model.sys, T, dt, x0, hmax)
   local xi = M.xi(model, set, cols, dt, nu)
   local delta
   if check then
     local xi2 = M.xi(model, set, E.grid(model.sys, T, dt, x0, hmax / 2), dt, nu)
-    delta = 0
-    for k = 1, #xi do delta = math.max(delta, E.maxdiff(xi[k], xi2[k])) end
+    delta = {}
+    for k = 1, #xi do delta[k] = E.maxdiff(xi[k], xi2[k]) end
   end
   return cols, xi, delta, counts
 end

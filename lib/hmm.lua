@@ -121,7 +121,8 @@ function M.slow_run(model, o)
   if st ~= 0 then
     if not o.allow_fail or r.fail_step < 0 then kz.fail("kz_slow_run", st, r) end
     nvalid = tonumber(r.fail_step) + (r.param ~= nil and ffi.string(r.param) == "x" and 0 or 1)
-    msg = string.format("%s at step %d, t = %.6g", ffi.string(C.kz_strerror(st)), tonumber(r.fail_step), r.fail_time)
+    msg = string.format("%s%s at step %d, t = %.6g", ffi.string(C.kz_strerror(st)),
+                        r.param ~= nil and string.format(" (parameter '%s')", ffi.string(r.param)) or "", tonumber(r.fail_step), r.fail_time)
   end
   local x, xi = {}, {}
   for i = 1, d do x[i] = {} end

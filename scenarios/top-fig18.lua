@@ -33,7 +33,7 @@ for _, p in ipairs {
   { "eta_h", 10, "", "window eta = eta_h h (even)", integer = true, min = 2 },
   { "ref_h", 1e-4, "", "reference RK4 steps <= ref_h / omega", positive = true },
   { "ref_samples", 20000, "", "reference samples on [0, T]", integer = true, min = 10 },
-  { "plot_points", 4000, "", "at most this many points per curve in the data files", integer = true, min = 10 },
+  { "plot_points", 3000, "", "at most this many points per curve in the data files", integer = true, min = 10 },
 } do params[#params + 1] = p end
 for _, p in ipairs(top.method_params()) do params[#params + 1] = p end
 local sc = S.new { id = "top-fig18", title = "Fredbo Figure 18: inclination against azimuth for omega = 1e3, 1e4, 1e5",
@@ -54,7 +54,7 @@ for _, om in ipairs(P.omega) do
   local _, rxi = top.reference(model, "32", P.T, dt, x0, P.ref_h / om)
   local rth, rph = top.euler(rxi, P.I1, dt)
   local every = math.max(1, math.ceil(#th / P.plot_points))
-  for n = 1, #th, every do hrows[#hrows + 1] = { omega = om, t = (n - 1) * P.T / N, phi = ph[n], dtheta = th[n] - P.theta0 } end
+  for n = 1, #th, every do hrows[#hrows + 1] = { omega = om, t = (n - 1) * P.T / N, phi = top.short(ph[n]), dtheta = top.short(th[n] - P.theta0) } end
   every = math.max(1, math.ceil(#rth / P.plot_points))
   for n = 1, #rth, every do rrows[#rrows + 1] = { omega = om, t = (n - 1) * dt, phi = top.short(rph[n]), dtheta = top.short(rth[n] - P.theta0) } end
   local lo, hi, cusps = math.huge, -math.huge, 0

@@ -74,7 +74,9 @@ function M.run(model, P, o) return hmm.slow_run(model, M.hmm_opts(P, o)) end
 --- The slow variables of model.slow[set] along trajectory columns cols (cols[i][n]); the phase
 -- of row n is nu * (n - 1) * dt (nu = 0 for the autonomous sets). Returns xi[k][n].
 function M.xi(model, set, cols, dt, nu)
-  local s = model.slow[set]
+  local s = model.slow and model.slow[set]
+  if not s then error(string.format("top.xi: the model has no slow set '%s'", tostring(set)), 2) end
+  if type(cols) ~= "table" or #cols < s.dim then error("top.xi: cols must hold the " .. s.dim .. " state components", 2) end
   local xb, xr, r = kz.vec(s.r), kz.vec(s.dim), kz.report()
   local out = {}
   for k = 1, s.r do out[k] = {} end
@@ -105,6 +107,10 @@ end
 -- sampled `stride` times finer.
 function M.maxerr(a, b, stride)
   stride = stride or 1
+  if stride < 1 or stride ~= math.floor(stride) then error("top.maxerr: stride must be a whole number >= 1", 2) end
+  if #b < (#a - 1) * stride + 1 then
+    error(string.format("top.maxerr: the reference has %d rows, %d needed (stride %d)", #b, (#a - 1) * stride + 1, stride), 2)
+  end
   local e = 0
   for n = 1, #a do e = math.max(e, math.abs(a[n] - b[(n - 1) * stride + 1])) end
   return e
@@ -120,6 +126,9 @@ end
 --- The cone of Sec. 4.3 (Fig. 10; moments about the tip): I1 = I2 = 3/5 M (h^2 + r^2/4),
 -- I3 = 3/10 M r^2, centre of mass at l = 3/4 h.
 function M.cone(Mass, height, radius)
+  for name, v in pairs { Mass = Mass, height = height, radius = radius } do
+    if type(v) ~= "number" or not (v > 0) or v == math.huge then error("top.cone: " .. name .. " must be a positive number", 2) end
+  end
   return 0.6 * Mass * (height * height + radius * radius / 4), 0.3 * Mass * radius * radius, 0.75 * height
 end
 
@@ -127,6 +136,8 @@ end
 -- (I1 xi4) (the inversion of (29)); phi = integral of phi' by the trapezoidal rule on a grid of
 -- spacing dt, phi(0) = 0.
 function M.euler(xi, I1, dt)
+  if type(I1) ~= "number" or not (I1 > 0) then error("top.euler: I1 must be a positive number", 2) end
+  if type(dt) ~= "number" or not (dt > 0) then error("top.euler: dt must be a positive number", 2) end
   local th, ph = {}, { 0 }
   for n = 1, #xi[1] do
     th[n] = math.acos(math.max(-1, math.min(1, xi[1][n])))

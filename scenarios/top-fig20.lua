@@ -40,12 +40,13 @@ for _, p in ipairs {
   { "eta_h", 6, "", "window eta = eta_h h (even; the thesis's 5 is not centred)", integer = true, min = 2 },
   { "time", "literal", "", "explicit time dependence of xi in the solve (A13)", choices = kz.slow_times.names },
   { "ref_h", 1e-7, "s", "reference RK4 step (the thesis's)", positive = true },
-  { "ref_sub", 10, "", "reference samples per macro step of the figure", integer = true, min = 1 },
+  { "ref_sub", 6, "", "reference samples per macro step of the figure (even: the H/2 run is compared too)", integer = true, min = 2 },
 } do params[#params + 1] = p end
 for _, p in ipairs(top.method_params()) do params[#params + 1] = p end
 local sc = S.new { id = "top-fig20", title = "Fredbo Figure 20: the HMM with the slow variables (40) for the forced top (38)",
                    params = params, quick = { T = 0.005, ref_sub = 4 } }
 local P = sc:parse(arg)
+if P.ref_sub % 2 ~= 0 then io.stderr:write("top-fig20: parameter 'ref_sub' must be even (the H/2 run is compared on the same grid)\n"); os.exit(2) end
 local nu = P.nu_w * P.omega
 local model = top.model(P, { forcing = "transverse", amp = P.amp_w * P.omega, nu = nu })
 local x0 = model.x0(P.omega, P.Pi1w / P.omega, P.theta0)

@@ -19,6 +19,6 @@ ys(i) = column('dtheta') * word(omegas, i)**2
 do for [i=1:words(omegas)] {
   set title sprintf("ω = %s", word(omegas, i))
   plot g using (xs(i)):(ys(i)) with lines lc rgb '#777777' lw 1 title 'RK4', \
-       f using (xs(i)):(ys(i)) with points ls 2 pt 1 ps 0.3 title 'HMM (32)'
+       f using (xs(i)):(ys(i)) every 2 with points ls 2 pt 1 ps 0.3 title 'HMM (32), every 2nd node'
 }
 unset multiplot

@@ -11,6 +11,6 @@ set key off
 do for [i=1:2] {
   c = (i == 1 ? "xi2" : "xi3")
   set title (i == 1 ? "ξ_2 = Π_1 − sin ωt" : "ξ_3 = Π_2 + cos ωt")
-  plot g using 't':c with lines lc rgb '#999999' lw 1.5, f using 't':c with points ls 2 pt 1 ps 0.3
+  plot g using 't':c with lines lc rgb '#999999' lw 1.5, f using 't':c every 4 with points ls 2 pt 1 ps 0.4
 }
 unset multiplot

@@ -61,11 +61,11 @@ for k = 1, 4 do e[k] = top.maxerr(xi[k], rxi[k], P.ref_sub) end
 -- RK4 at the HMM's accuracy in xi4 and theta
 local rk
 for m = 1, 200 do
-  local ok, cols = pcall(E.grid, model.sys, P.T, P.T / P.N, x0, P.T / (P.N * m))
+  local ok, cols, cnt = pcall(E.grid, model.sys, P.T, P.T / P.N, x0, P.T / (P.N * m))
   if ok then
     local rx = top.xi(model, "40", cols, P.T / P.N, nu)
     local e3, e4 = top.maxerr(rx[3], rxi[3], P.ref_sub), top.maxerr(rx[4], rxi[4], P.ref_sub)
-    if e3 <= e[3] and e4 <= e[4] then rk = { steps = m * P.N, e3 = e3, e4 = e4 }; break end
+    if e3 <= e[3] and e4 <= e[4] then rk = { steps = cnt.micro_steps, e3 = e3, e4 = e4 }; break end
   end
 end
 

@@ -85,12 +85,12 @@ for _, om in ipairs(P.omega) do
     if f == P.N_cost then
       -- RK4 at the HMM's accuracy (xi3 on the macro grid): the fewest steps m N, m = 1, 2, ...
       for m = 1, 64 do
-        local ok, c = pcall(E.grid, model.sys, P.T, P.T / N, x0, P.T / (N * m))
+        local ok, c, cnt = pcall(E.grid, model.sys, P.T, P.T / N, x0, P.T / (N * m))
         if ok then
           local rx = top.xi(model, "32", c)
           local er = top.maxerr(rx[2], rxi[2], Nmax / N)
           if er <= e then cost[#cost + 1] = { omega = om, N = N, hmm_steps = w.micro_steps, hmm_evals = w.force_evals, hmm_error = e,
-                                              rk4_steps = m * N, rk4_evals = 4 * m * N, rk4_error = er }; break end
+                                              rk4_steps = cnt.micro_steps, rk4_evals = cnt.force_evals, rk4_error = er }; break end
         end
       end
     end

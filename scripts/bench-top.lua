@@ -76,8 +76,8 @@ for _, om in ipairs(P.omega) do
   -- RK4 at equal accuracy: the fewest steps m N
   local m
   for k = 1, 256 do
-    local ok, cols = pcall(E.grid, model.sys, P.T, H, x0, H / k)
-    if ok and top.maxerr(top.xi(model, "32", cols)[2], rxi[2]) <= e_hmm then m = k; break end
+    local ok, cols, cnt = pcall(E.grid, model.sys, P.T, H, x0, H / k)
+    if ok and top.maxerr(top.xi(model, "32", cols)[2], rxi[2]) <= e_hmm then m = cnt.micro_steps / N; break end -- the steps taken
   end
   assert(m, "no RK4 run reaches the HMM's accuracy")
   local out, y, rr = kz.vec((N + 1) * 6), kz.vec(6), kz.report()

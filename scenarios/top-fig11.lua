@@ -176,10 +176,10 @@ cl:add("gamma3_slow", "Γ₃ oscillates slowly with a frequency of order ω/10",
        1 / (nut_period * P.omega) <= 0.3 and 1 / (nut_period * P.omega) >= 0.1 / 3)
 cl:add("pi3_constant", "Π₃ remains constant", pub.pi3_constant, string.format("max abs(Π₃ − Π₃(0)) = %g over %d RK4 steps", pi3_dev, N), pi3_dev == 0)
 cl:add("pi_amplitude", "Π₁, Π₂ amplitudes of order 10/ω", pub.pi_amplitude,
-       string.format("max abs Π₁ = %.5f, max abs Π₂ = %.5f = %.2f/ω (notes [H]: 0.1085, accept ±2 %%)", mx[1], mx[2], mx[1] * P.omega),
+       string.format("max abs Π₁ = %.5f, max abs Π₂ = %.5f = %.2f/ω over every RK4 step (notes [H]: 0.1085, accept ±2 %%)", mx[1], mx[2], mx[1] * P.omega),
        top.within(mx[1], 0.1085, 0.02) and top.within(mx[2], 0.1085, 0.02))
 cl:add("gamma_amplitude", "Γ₁, Γ₂ amplitudes constant, of order 10⁻¹", pub.gamma_amplitude,
-       string.format("max abs Γ₁ = %.5f, max abs Γ₂ = %.5f (notes [H]: 0.19892, accept ±0.5 %%); Γ₃ ∈ [%.6f, %.6f] (notes [H]: [0.980015, 0.980067] ± 1e-6)",
+       string.format("max abs Γ₁ = %.5f, max abs Γ₂ = %.5f over every RK4 step (notes [H]: 0.19892, accept ±0.5 %%); Γ₃ ∈ [%.6f, %.6f] (notes [H]: [0.980015, 0.980067] ± 1e-6)",
                      mx[4], mx[5], g3lo, g3hi),
        top.within(mx[4], 0.19892, 0.005) and top.within(mx[5], 0.19892, 0.005) and math.abs(g3lo - 0.980015) <= 1e-6
        and math.abs(g3hi - 0.980067) <= 1e-6)

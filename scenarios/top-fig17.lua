@@ -132,7 +132,7 @@ if a7 and a6 then
          string.format("errors at h = 1e-7 (η = 3e-5): %.1e, %.1e, %.1e, %.1e; at h = 1e-6 (η = 3e-4): %.1e, %.1e, %.1e, %.1e",
                        a7.err[1], a7.err[2], a7.err[3], a7.err[4], a6.err[1], a6.err[2], a6.err[3], a6.err[4]), better)
   cl:add("errors_h1e-6", "Fig. 17: the HMM (×) on the reference, h = 1e-6, η = 300h", "— (figure)",
-         string.format("max errors φ̇ %.1e, θ̇ %.1e, ψ̇ %.1e (notes [H], finite differences: 7.8e-4, 1.3e-4, 1.6e-3; accept ≤ 2× those)",
+         string.format("max errors on t_n = nH: φ̇ %.1e, θ̇ %.1e, ψ̇ %.1e (notes [H], finite differences: 7.8e-4, 1.3e-4, 1.6e-3; accept ≤ 2× those)",
                        a6.err[2], a6.err[3], a6.err[4]),
          a6.err[2] <= 1.56e-3 and a6.err[3] <= 2.6e-4 and a6.err[4] <= 3.2e-3)
   cl:add("more_expensive", "set (37) costs more than set (32)", pub.more_expensive,

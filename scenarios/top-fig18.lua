@@ -65,7 +65,7 @@ for _, om in ipairs(P.omega) do
   local hlo, hhi = math.huge, -math.huge
   for n = 1, #th do hlo, hhi = math.min(hlo, th[n] - P.theta0), math.max(hhi, th[n] - P.theta0) end
   res[#res + 1] = { omega = om, phiT = rph[#rph], phiT_hmm = ph[#ph], prec = k.Mgl / (om * k.Pi3hat), lo = lo, hi = hi,
-                    hlo = hlo, hhi = hhi, nut = 2 * k.Mgl * P.I1 * math.sin(P.theta0) / (om * k.Pi3hat) ^ 2, cusps = cusps,
+                    hlo = hlo, hhi = hhi, nut = 2 * k.Mgl * P.I1 * math.sin(P.theta0) / ((om * k.Pi3hat) * (om * k.Pi3hat)), cusps = cusps,
                     cycles = k.nutation * om * P.T / (2 * math.pi) }
   sc:progress()
 end
@@ -97,7 +97,7 @@ end
 cl:add("precession_smaller", "the precession gets smaller as ω increases: a slowly changing azimuth", pub.precession_smaller,
        "φ(T): " .. table.concat(pp, "; ") .. " (accept ±10 % of Mgl T/Π₃ = 8.75T/ω)", okp)
 cl:add("nutation_amplitude", "(derived) θ − θ₀ ∈ [0, ≈ 2.58/ω²]", "— [D]",
-       "θ − θ₀: " .. table.concat(np, "; ") .. " (accept the maximum ±10 %, the minimum ≥ −2 % of it: Π₁(0) = 1/ω gives θ̇(0) ≠ 0, a small dip below θ₀)", okn)
+       string.format("θ − θ₀ over the %d reference samples: ", P.ref_samples) .. table.concat(np, "; ") .. " (accept the maximum ±10 %, the minimum ≥ −2 % of it: Π₁(0) = 1/ω gives θ̇(0) ≠ 0, a small dip below θ₀)", okn)
 cl:add("nutation_increases", "the nutation increases as ω increases", pub.nutation_increases,
        "cusps of the θ–φ curve (nutation cycles 1.347ωT/2π): " .. table.concat(cp, "; ") ..
        " (accept ±1.5): more cycles, but their amplitude falls like ω⁻²", okc and "partly")

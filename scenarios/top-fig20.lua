@@ -89,11 +89,11 @@ cl:add("runs_at_T300", string.format("the results of Figure 20 come from H = T/%
        or string.format("H = T/%d runs (ΛH = %.2f)", P.N_printed, lam * P.T / P.N_printed), printed.msg == nil)
 local e = main.err
 cl:add("xi2_xi3_good", string.format("ξ₂, ξ₃ are very good approximations (H = T/%d)", P.N), pub.xi2_xi3_good,
-       string.format("max errors ξ₂ %.3f, ξ₃ %.3f = %.0f %%, %.0f %% of their amplitudes %.2f, %.2f: the mean is followed, the free rotation " ..
+       string.format("max errors on t_n = nH: ξ₂ %.3f, ξ₃ %.3f = %.0f %%, %.0f %% of their amplitudes %.2f, %.2f: the mean is followed, the free rotation " ..
                      "(amplitude ≈ 0.06 at Λ = 16ω) is not", e[1], e[2], 100 * e[1] / amp2, 100 * e[2] / amp3, amp2, amp3),
        (e[1] / amp2 <= 0.02 and e[2] / amp3 <= 0.02) or (e[1] / amp2 <= 0.2 and "partly"))
 cl:add("xi4_xi5_order", "θ and ξ₄ are off by an error of order 10⁻⁴", pub.xi4_xi5_order,
-       string.format("max errors ξ₄ %.2e, θ %.2e (notes: ≤ 1e-4 each; [H] 1.6e-5, 4.2e-5)", e[3], e[4]), e[3] <= 1e-4 and e[4] <= 1e-4)
+       string.format("max errors on t_n = nH: ξ₄ %.2e, θ %.2e (notes: ≤ 1e-4 each; [H] 1.6e-5, 4.2e-5)", e[3], e[4]), e[3] <= 1e-4 and e[4] <= 1e-4)
 local parts, steady = {}, true
 for _, v in ipairs(variants) do
   local r = v[2]

@@ -84,7 +84,7 @@ cl:add("runs_at_T1500", string.format("Figure 21 uses H = T/%d", P.N_printed), p
        or string.format("runs (ΛH = %.2f)", lam * P.T / P.N_printed), msgp == nil)
 local a2, a3 = top.maxabs(rxi[1]), top.maxabs(rxi[2])
 cl:add("xi2_xi3_long", string.format("ξ₂, ξ₃ approximated very well over T = %g (H = T/%d)", P.T, P.N), pub.xi2_xi3_long,
-       string.format("max errors ξ₂ %.3f, ξ₃ %.3f (%.0f %%, %.0f %% of their amplitudes; ξ₄ %.1e, θ %.1e)", e[1], e[2], 100 * e[1] / a2,
+       string.format("max errors on t_n = nH: ξ₂ %.3f, ξ₃ %.3f (%.0f %%, %.0f %% of their amplitudes; ξ₄ %.1e, θ %.1e)", e[1], e[2], 100 * e[1] / a2,
                      100 * e[2] / a3, e[3], e[4]),
        (e[1] / a2 <= 0.02 and e[2] / a3 <= 0.02) or (e[1] / a2 <= 0.2 and "partly"))
 cl:add("hmm_steps", "the HMM needs only 10⁴ steps", pub.hmm_steps,

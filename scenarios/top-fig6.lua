@@ -126,7 +126,7 @@ local cl = E.claims(sc)
 local pub = cl.pub
 local sv_ex = { dP = E.maxdiff(sv_exact[2], exact[2]), dQ = E.maxdiff(sv_exact[1], exact[1]) }
 cl:add("follows_averaged", "Fig. 6: the HMM (dotted) follows the averaged solution (13) (solid) on [0, 6]", pub.follows_averaged,
-       string.format("max abs ΔP = %.3f, max abs ΔQ = %.3f against (13): out of phase by t = 6; but %.1e, %.1e against Verlet on the " ..
+       string.format("max abs ΔP = %.3f, max abs ΔQ = %.3f against (13) on t_n = nH: out of phase by t = 6; but %.1e, %.1e against Verlet on the " ..
                      "micro-biased (13) (accept ≤ 1e-3, 1e-4): the HMM is accurate for its discretised problem",
                      main.dP_exact, main.dQ_exact, main.dP_sv, main.dQ_sv),
        main.dP_sv <= 1e-3 and main.dQ_sv <= 1e-4 and "partly")
@@ -146,7 +146,7 @@ for _, e in ipairs(errs) do mean = mean + e / #errs end
 local omegas = {}
 for i, om in ipairs(P.omegas) do omegas[i] = string.format("%g", om) end
 cl:add("error_constant_in_omega", "the error is almost constant as ω increases (same H)", pub.error_constant_in_omega,
-       string.format("max abs ΔP against (13) = %s for ω = %s: spread %.1f %% (accept ≤ 5 %%)", E.range(errs, "%.3f"),
+       string.format("max abs ΔP against (13) on t_n = nH = %s for ω = %s: spread %.1f %% (accept ≤ 5 %%)", E.range(errs, "%.3f"),
                      table.concat(omegas, ", "), 100 * (hi - lo) / mean),
        (hi - lo) <= 0.05 * mean)
 local om_max = P.omegas[#P.omegas]

@@ -772,9 +772,10 @@ int kz_slow_force(const kz_vib *m, const kz_slow *s, const kz_slow_params *p, do
 
 /* Algorithms 3-4 from x0 at t = 0 to T: N = T/H macro steps. x_out receives the states at
  * t_n = n H, n = 0..N ((N+1)*dim numbers, capacity nout rows >= N + 1); xi_out (may be NULL)
- * the slow variables xi(theta_n, x_n) ((N+1)*r numbers). Counts micro-steps and evaluations of
- * every window, macro_steps = N. A non-finite state is KZ_EDIVERGED ("x") with its step and
- * time; the rows before it are valid. */
+ * the slow variables xi(theta_n, x_n) ((N+1)*r numbers). Counts the micro-steps and right-hand
+ * side evaluations of every window (the observable's own evaluations of xi are not counted), one
+ * jac_evals per least-squares solve (N, one more with the Heun start), macro_steps = N. A
+ * non-finite state is KZ_EDIVERGED ("x") with its step and time; the rows before it are valid. */
 int kz_slow_run(const kz_vib *m, const kz_slow *s, const kz_slow_params *p, const double *x0,
                 double *x_out, long long nout, double *xi_out, kz_report *r);
 

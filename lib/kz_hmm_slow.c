@@ -181,6 +181,7 @@ static int estimate(slow_ctx *c, long long k, double t, const double *y0, const 
   }
   if (!kz_all_finite(c->J, c->r * nf)) return kz_fail(r, KZ_EDIVERGED, "slow", -1, t);
   KZ_TRY(kz_lsq_solve(c->p->lsq, c->r, nf, c->J, c->b, c->dfree, NULL, c->lsqw, r));
+  if (r) r->jac_evals++; /* one gradient matrix assembled and solved */
   for (int j = 0; j < d; j++) delta[j] = 0;
   for (int j = 0; j < nf; j++) delta[c->free_idx[j]] = c->dfree[j];
   return KZ_OK;

@@ -356,9 +356,11 @@ describe("the slow-variable HMM (Algorithms 3-4) #asan", function()
     assert.are.equal(600, w.micro_steps)
     assert.are.equal(60 * (1 + 4 * 10), w.force_evals)
     assert.are.equal(60, w.macro_steps)
+    assert.are.equal(60, w.jac_evals)
     o.start = "heun"
     local _, _, wh = hmm.slow_run(T0, o)
     assert.are.equal(610, wh.micro_steps)
+    assert.are.equal(61, wh.jac_evals)
     o.start, o.micro, o.macro = nil, "ve", "FE"
     local _, _, wv = hmm.slow_run(T0, o)
     assert.are.equal(60 * (1 + 3 * 10), wv.force_evals)

@@ -11,4 +11,4 @@ set ylabel "max error in ξ_3"
 set key outside right top
 set title sprintf("HMM-LF-rk4, ω = %g, H = T/%d", omega, N)
 plot for [i=1:words(hs)] f using ((column('N') == N && abs(column('h')/word(hs, i) - 1) < 1e-9) ? column('alpha') : 1/0):'error' \
-     with linespoints ls i title sprintf("h = %s", word(hs, i))
+     with linespoints ls i title sprintf("h = %g", real(word(hs, i)))

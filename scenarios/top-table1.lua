@@ -16,7 +16,9 @@
 --
 -- **Readings and errata.** A3, A4, A7, A17 as in Figure 12 (no predictor, FE start, minimum norm,
 -- normalised weights; raw weights change the error at H = T/320 by ×4.9 (addendum 1),
--- `weights=raw`). "Steps" = (T/H)(η/h) = 10T/H: h = 10⁻⁵, 10⁻⁷, 10⁻⁹. (A9, addendum 6) Printed
+-- `weights=raw`: at ω = 10³ they give 1.93·10⁻⁵, 4.50·10⁻⁶, 1.31·10⁻⁶, 5.47·10⁻⁷, i.e. 0.88, 0.76,
+-- 0.58, 0.52 of the printed column — closer to it, so the thesis may not have normalised; A17
+-- leaves this open and the default stays normalised). "Steps" = (T/H)(η/h) = 10T/H: h = 10⁻⁵, 10⁻⁷, 10⁻⁹. (A9, addendum 6) Printed
 -- errors at or above the largest value of ξ₃ itself (1.198·10⁻⁶ at ω = 10⁴, 1.198·10⁻⁸ at 10⁵;
 -- ξ₃ ≥ 0, and the HMM's ξ₃ stays within the exact range) cannot be the errors of an accurate
 -- method, and at ω = 10⁵ the run spans ≈ 214 nutation periods, over which the HMM loses phase

@@ -113,4 +113,7 @@ top.write_claims(sc, cl, string.format("**Errors in ξ₃** at H = T/%d, η = %d
   "With FE the plateau is FE's own macro error (6.6·10⁻⁵ at H = T/160), so the micro-solvers separate only at the largest h.")
 local mics = {}
 for i, m in ipairs(P.micros) do mics[i] = m end
-sc:figure("top-fig15", { omega = P.omega, N = P.N, eta_h = P.eta_h, macro = m1, micros = mics })
+local others = {}
+for i = 2, #P.macros do others[#others + 1] = P.macros[i] end
+sc:figure("top-fig15", { omega = P.omega, N = P.N, eta_h = P.eta_h, macro = m1, micros = mics,
+                         others = #others > 0 and table.concat(others, "/") or "none" })

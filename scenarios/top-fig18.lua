@@ -87,7 +87,7 @@ local okp, okn, okc, okh, pp, np, cp, hp = true, true, true, true, {}, {}, {}, {
 for _, r in ipairs(res) do
   okp = okp and top.within(r.phiT, r.prec * P.T, 0.10)
   okn = okn and top.within(r.hi, r.nut, 0.10) and r.lo >= -0.02 * r.hi
-  okc = okc and math.abs(r.cusps - r.cycles) <= 1.5
+  okc = okc and math.abs(r.cusps - r.cycles) <= 1
   okh = okh and top.within(r.phiT_hmm, r.phiT, 0.05) and top.within(r.hhi, r.hi, 0.10)
   pp[#pp + 1] = string.format("ω = %g: %.3e (estimate %.3e)", r.omega, r.phiT, r.prec * P.T)
   np[#np + 1] = string.format("ω = %g: [%.2e, %.3e] (estimate %.3e)", r.omega, r.lo, r.hi, r.nut)
@@ -100,7 +100,7 @@ cl:add("nutation_amplitude", "(derived) θ − θ₀ ∈ [0, ≈ 2.58/ω²]", "�
        string.format("θ − θ₀ over the %d reference samples: ", P.ref_samples) .. table.concat(np, "; ") .. " (accept the maximum ±10 %, the minimum ≥ −2 % of it: Π₁(0) = 1/ω gives θ̇(0) ≠ 0, a small dip below θ₀)", okn)
 cl:add("nutation_increases", "the nutation increases as ω increases", pub.nutation_increases,
        "cusps of the θ–φ curve (nutation cycles 1.347ωT/2π): " .. table.concat(cp, "; ") ..
-       " (accept ±1.5): more cycles, but their amplitude falls like ω⁻²", okc and "partly")
+       " (accept ±1): more cycles, but their amplitude falls like ω⁻²", okc and "partly")
 cl:add("hmm_euler", "the Euler angles from the (32) HMM", "— (text: 'we rather approximate ... by (32)')",
        "HMM: " .. table.concat(hp, "; ") .. " (accept φ(T) ±5 %, max(θ − θ₀) ±10 % of the reference's)", okh)
 local body = {}

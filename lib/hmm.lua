@@ -158,4 +158,90 @@ function M.dae_force(model, o, t, Y)
   return rows(F, 1, model.nq)[1], dae_counts(r, micro, st)
 end
 
+---------------------------------------------------------------------------------------------------
+-- The slow-variable HMM (lib/kz_hmm_slow.c; Fredbo, Algorithms 3-4)
+---------------------------------------------------------------------------------------------------
+
+--- A kz_slow_params from options (defaults: Fredbo's HMM-LF-rk4 with the notes' readings):
+-- macro ('FE', 'LF'), start ('FE', 'heun'), lsq ('minnorm', 'basic'), predictor ('none',
+-- 'literal'), time ('literal', 'consistent'), micro (a stepper name, 'rk4'), kernel ('exp2'),
+-- kernel_constant (0 = normalised weights), phase ('exact'), H, T, eta, h, fd_step (0 = analytic
+-- gradients; > 0: central differences).
+function M.slow_params(o)
+  local p = ffi.new("kz_slow_params")
+  p.macro = kz.choose(kz.slow_macros, o.macro or "LF", "slow HMM macro scheme")
+  p.start = kz.choose(kz.slow_starts, o.start or "FE", "leapfrog start")
+  p.lsq = kz.choose(kz.lsq_kinds, o.lsq or "minnorm", "least-squares solution")
+  p.predictor = kz.choose(kz.predictors, o.predictor or "none", "predictor")
+  p.time_update = kz.choose(kz.slow_times, o.time or "literal", "time update")
+  p.micro = kz.stepper(o.micro or "rk4")
+  p.kernel = kz.choose(kz.kernels, o.kernel or "exp2", "kernel")
+  p.kernel_constant = o.kernel_constant or 0
+  p.phase = kz.choose(kz.phases, o.phase or "exact", "phase")
+  p.H, p.T, p.eta, p.h = o.H or 0, o.T or 0, o.eta or 0, o.h or 0
+  p.fd_step = o.fd_step or 0
+  return p
+end
+
+local function slow_set(model, o)
+  local s = model.slow and model.slow[o.set or "32"]
+  if not s then error(string.format("model %s has no slow set '%s'", model.name, tostring(o.set)), 3) end
+  return s
+end
+
+--- Run Algorithms 3-4 on model.vib with the slow set model.slow[o.set] (default "32") from the
+-- state o.x0 (Lua array) to o.T. Returns x (x[i][n + 1] = component i at t_n), xi (xi[k][n + 1]),
+-- the work counts, and the number of valid macro nodes. A failed run raises, unless o.allow_fail:
+-- then the rows before the failure are returned with the error message as a fifth value.
+function M.slow_run(model, o)
+  local p, s = M.slow_params(o), slow_set(model, o)
+  local N = tonumber(C.kz_steps_in(o.T, o.H))
+  if N < 1 then N = 1 end -- let C report the bad grid
+  local d, rr = s.dim, s.r
+  local X, XI, r = kz.vec((N + 1) * d), kz.vec((N + 1) * rr), kz.report()
+  local st = C.kz_slow_run(model.vib, s, p, kz.vec(d, o.x0), X, N + 1, XI, r)
+  local nvalid, msg = N + 1, nil
+  if st ~= 0 then
+    if not o.allow_fail or r.fail_step < 0 then kz.fail("kz_slow_run", st, r) end
+    nvalid = tonumber(r.fail_step) + (r.param ~= nil and ffi.string(r.param) == "x" and 0 or 1)
+    msg = string.format("%s%s at step %d, t = %.6g", ffi.string(C.kz_strerror(st)),
+                        r.param ~= nil and string.format(" (parameter '%s')", ffi.string(r.param)) or "", tonumber(r.fail_step), r.fail_time)
+  end
+  local x, xi = {}, {}
+  for i = 1, d do x[i] = {} end
+  for k = 1, rr do xi[k] = {} end
+  for n = 0, nvalid - 1 do
+    for i = 1, d do x[i][n + 1] = X[n * d + i - 1] end
+    for k = 1, rr do xi[k][n + 1] = XI[n * rr + k - 1] end
+  end
+  return x, xi, kz.counts(r), nvalid, msg
+end
+
+--- One force estimate of Algorithm 3 at time t from the state x (Lua array): the averaged
+-- d/dt xi (Lua array of r), the least-squares delta (Lua array of dim) and the work counts.
+function M.slow_force(model, o, t, x)
+  local p, s = M.slow_params(o), slow_set(model, o)
+  local dxi, delta, r = kz.vec(s.r), kz.vec(s.dim), kz.report()
+  kz.call("kz_slow_force", model.vib, s, p, t, kz.vec(s.dim, x), dxi, delta, r)
+  local a, b = {}, {}
+  for k = 1, s.r do a[k] = dxi[k - 1] end
+  for j = 1, s.dim do b[j] = delta[j - 1] end
+  return a, b, kz.counts(r)
+end
+
+--- The least-squares solution of J x = b (J: rows of Lua arrays), kind 'minnorm' or 'basic':
+-- x (Lua array) and the numerical rank.
+function M.lsq(J, b, kind)
+  local m, n = #J, #J[1]
+  local Jc = kz.vec(m * n)
+  for i = 1, m do for j = 1, n do Jc[(i - 1) * n + j - 1] = J[i][j] end end
+  local x, rank = kz.vec(n), ffi.new("int[1]")
+  local w = kz.vec(math.max(1, tonumber(C.kz_lsq_work(m, n))))
+  kz.call("kz_lsq_solve", kz.choose(kz.lsq_kinds, kind or "minnorm", "least-squares solution"), m, n, Jc,
+          kz.vec(m, b), x, rank, w, kz.report())
+  local out = {}
+  for j = 1, n do out[j] = x[j - 1] end
+  return out, rank[0]
+end
+
 return M

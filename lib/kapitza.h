@@ -260,7 +260,9 @@ enum kz_hmm_macro {
   KZ_HMM_LEAPFROG = 3, /* Calvo & Sanz-Serna steps 3-4: P_{1/2} = P_0 + H/2 F_0,
                         * P_{n+1/2} = P_{n-1/2} + H F_n, Q += H P_{n+1/2}, with F_n estimated at
                         * (Q_n, P~_n = P_{n-1/2} + H/2 F_{n-1}): one estimate per step */
-  KZ_HMM_MACRO_END = 4
+  KZ_HMM_VE = 4,       /* Fredbo Alg. 2 (HMM-VE): as VERLET, the end estimate at (Q_{n+1},
+                        * P^_{n+1} = P_n + H F_n) and always reused: T/H + 1 estimates */
+  KZ_HMM_MACRO_END = 5
 };
 
 /* The fast phase at the start of each micro-integration (the window centre t_n). */
@@ -781,9 +783,9 @@ extern const kz_step_type *const kz_step_herk3;
  *  RATTLE (Sec. 4.3): the RATTLE step of kz_step_rattle with F_n, F_{n+1} in place of a: two
  *         estimates per step, one with fsal = 1 (N + 1 in all: F_N gives V_N). */
 enum kz_hmm_dae_macro {
-  KZ_HMM_SHAKE = 4,
-  KZ_HMM_RATTLE = 5,
-  KZ_HMM_DAE_MACRO_END = 6
+  KZ_HMM_SHAKE = 5,
+  KZ_HMM_RATTLE = 6,
+  KZ_HMM_DAE_MACRO_END = 7
 };
 
 /* Presets for kz_hmm_params_init (continuing enum kz_hmm_preset): macro SHAKE or RATTLE, micro
@@ -872,6 +874,180 @@ int kz_dpend_averaged_sys(kz_sys *s, kz_dpend *p, kz_report *r);
 /* The Cartesian state (8 numbers, consistent: g = 0 and G v = 0) of the angles and angular
  * velocities ang = (q1, q2, q1', q2'). */
 int kz_dpend_state(const kz_dpend *p, const double *ang, double *y, kz_report *r);
+/* The spinning top and the slow-variable HMM.
+ *
+ * M. Fredbo, "The Heterogeneous Multiscale Method and the Spinning Top", MSc thesis, NTNU 2011
+ * (equation numbers are the thesis's): the slow-variable HMM of Ariel, Engquist & Tsai
+ * (Algorithms 3-4), the heavy Lagrange top in body coordinates (Pi, Gamma) (23)/(31) with a
+ * transverse (38) or a vertical (41) vibration, its averaged equation (48), and the top's sets
+ * of slow variables (32), (37), (40). Fredbo's micro-scheme (35) is the registry stepper
+ * kz_step_ve; Algorithm 2 for the pendulum is kz_hmm_run with macro = KZ_HMM_VE.
+ */
+
+extern const kz_step_type *const kz_step_ve; /* Fredbo's explicit "Stormer-Verlet like" (35), 1 */
+
+/* ---------- Least squares (kz_lsq.c) ------------------------------------------------------- */
+
+enum kz_lsq_kind {
+  KZ_LSQ_MINNORM = 0, /* the minimum-norm least-squares solution J^+ b (SVD by one-sided Jacobi;
+                       * singular values below max(m, n) eps sigma_max count as zero) */
+  KZ_LSQ_BASIC = 1    /* the basic solution of QR with column pivoting (MATLAB's J\b): at most
+                       * rank J non-zero components (rank: |R_kk| > max(m, n) eps |R_11|) */
+};
+
+/* Doubles of workspace kz_lsq_solve needs for an m x n matrix (0 for bad sizes). */
+size_t kz_lsq_work(int m, int n);
+/* Least-squares solution x (n numbers) of J x = b, J row-major m x n, b m numbers, of the kind
+ * asked (enum kz_lsq_kind). *rank (may be NULL) receives the numerical rank. J and b are not
+ * modified. KZ_EDOMAIN for m, n outside 1..64 ("m", "n") or a bad kind ("kind"), KZ_ENONFINITE
+ * for a non-finite J or b. */
+int kz_lsq_solve(int kind, int m, int n, const double *J, const double *b, double *x, int *rank,
+                 double *work, kz_report *r);
+
+/* ---------- Slow variables and the slow-variable HMM (kz_hmm_slow.c) ----------------------- */
+
+/* A set of r slow variables xi(theta, x) of a state x of dimension dim (Fredbo Sec. 3.1), at the
+ * fast phase theta = omega t + theta0 of the kz_vib they belong to: values xi (r numbers), the
+ * gradient grad (r x dim, row-major, row k = grad xi_k; may be NULL) and the partial derivative
+ * xi_theta = d xi / d theta at fixed x (r numbers; may be NULL; zero for autonomous sets). */
+typedef int (*kz_slow_fn)(void *par, double theta, const double *x, double *xi, double *grad,
+                          double *xi_theta);
+typedef struct kz_slow {
+  int r;              /* slow variables solved for, 1 <= r <= dim */
+  int dim;            /* dimension of the state (the kz_vib's) */
+  kz_slow_fn eval;
+  const int *frozen;  /* dim flags (NULL: none): components never updated (Fredbo: xi1 = Pi3) */
+  void *par;
+} kz_slow;
+
+enum kz_slow_macro {
+  KZ_SLOW_FE = 0,       /* HMM-FE: x_{n+1} = x_n + H delta_n (Alg. 3 step 3b, Alg. 4 step 4b) */
+  KZ_SLOW_LEAPFROG = 1, /* HMM-LF: x_{n+1} = x_{n-1} + 2 H delta_n, x_1 by the start below */
+  KZ_SLOW_MACRO_END = 2
+};
+enum kz_slow_start {
+  KZ_START_FE = 0,  /* x_1 = x_0 + H delta_0 (notes A4; the default) */
+  KZ_START_HEUN = 1 /* x_1 = x_0 + H/2 (delta_0 + delta(t_1, x_0 + H delta_0)): one estimate more */
+};
+enum kz_slow_predictor {
+  KZ_PREDICT_NONE = 0,   /* micro data x_n (Alg. 3; notes A3: the default) */
+  KZ_PREDICT_LITERAL = 1 /* Alg. 4 step 2 as printed: micro data x_n + H delta_{n-1} */
+};
+enum kz_slow_time {
+  KZ_SLOW_TIME_LITERAL = 0,   /* J delta = the averaged total derivative d/dt xi (notes A13 a) */
+  KZ_SLOW_TIME_CONSISTENT = 1 /* J delta = that + [xi(t_a, x_a) - xi(t_{n+1}, x_a)] / (t_{n+1} - t_a),
+                               * x_a the state the step starts from (A13 b) */
+};
+
+typedef struct kz_slow_params {
+  int macro;                 /* enum kz_slow_macro */
+  int start;                 /* enum kz_slow_start (leapfrog) */
+  int lsq;                   /* enum kz_lsq_kind */
+  int predictor;             /* enum kz_slow_predictor */
+  int time_update;           /* enum kz_slow_time */
+  const kz_step_type *micro; /* any registry stepper the model supports (rk4, ve, ...) */
+  int kernel;                /* enum kz_kernel_kind (Fredbo: KZ_KERNEL_EXP2) */
+  double kernel_constant;    /* 0: normalised weights (addendum 1); > 0: K = constant * shape */
+  int phase;                 /* enum kz_hmm_phase of the window centre (forced models) */
+  double H;                  /* macro step; T/H a whole number */
+  double T;                  /* final time */
+  double eta;                /* window length: [t_n - eta/2, t_n + eta/2], (eta/2)/h whole */
+  double h;                  /* micro step */
+  double fd_step;            /* 0: the set's analytic gradient; > 0: central differences with
+                              * steps fd_step max(1, |x_j|) (a numerical-gradient option) */
+} kz_slow_params;
+
+/* The values (and gradient, may be NULL) of the slow set at (theta, x): a checked call of s->eval
+ * for measurements. */
+int kz_slow_values(const kz_slow *s, double theta, const double *x, double *xi, double *grad,
+                   kz_report *r);
+
+/* One force estimate of Algorithm 3 at time t from the micro data x (dim numbers): dxi (r) the
+ * kernel average over the window of d/dt xi = grad xi . f + omega d xi/d theta along the micro
+ * solution (Fredbo (21), Alg. 4 step 3), and delta (dim, may be NULL) the least-squares solution
+ * of grad xi(x) delta = dxi over the components not frozen (Alg. 4 step 4a), zero elsewhere. */
+int kz_slow_force(const kz_vib *m, const kz_slow *s, const kz_slow_params *p, double t,
+                  const double *x, double *dxi, double *delta, kz_report *r);
+
+/* Algorithms 3-4 from x0 at t = 0 to T: N = T/H macro steps. x_out receives the states at
+ * t_n = n H, n = 0..N ((N+1)*dim numbers, capacity nout rows >= N + 1); xi_out (may be NULL)
+ * the slow variables xi(theta_n, x_n) ((N+1)*r numbers). Counts the micro-steps and right-hand
+ * side evaluations of every window (the observable's own evaluations of xi are not counted), one
+ * jac_evals per least-squares solve (N, one more with the Heun start), macro_steps = N. A
+ * non-finite state is KZ_EDIVERGED ("x") with its step and time; the rows before it are valid. */
+int kz_slow_run(const kz_vib *m, const kz_slow *s, const kz_slow_params *p, const double *x0,
+                double *x_out, long long nout, double *xi_out, kz_report *r);
+
+/* ---------- The heavy Lagrange top (kz_top.c, kz_top_slow.c) ------------------------------- */
+
+enum kz_top_forcing {
+  KZ_TOP_FREE = 0,       /* (23) = (31) with Pi3 = omega Pi3^ */
+  KZ_TOP_TRANSVERSE = 1, /* (38): a(t) = amp cos(nu t) added to dPi1/dt ((39): amp = nu = omega) */
+  KZ_TOP_VERTICAL = 2    /* (41): g replaced by g + a(t), a(t) = amp nu cos(nu t) (amp = A) */
+};
+enum kz_top_avg {
+  KZ_TOP_AVG_CORRECTED = 0, /* (48) with the coefficient 2 a^2 = M^2 A^2 l^2 / 2 (notes A14 ii) */
+  KZ_TOP_AVG_PRINTED = 1,   /* the coefficient as printed in (48): M A / 2 */
+  KZ_TOP_AVG_NONE = 2       /* no vibration term: the unforced top (23) */
+};
+
+typedef struct kz_top {
+  double M, g, l;    /* mass [kg], gravity [m s^-2], fixed point to centre of mass [m] */
+  double I1, I2, I3; /* principal moments of inertia about the fixed point [kg m^2] */
+  int forcing;       /* enum kz_top_forcing */
+  double amp;        /* forcing amplitude (TRANSVERSE: [kg m^2 s^-2]; VERTICAL: A [m s^-1]) */
+  double nu;         /* forcing angular frequency [s^-1] (>= 0; > 0 when forced) */
+  int avg;           /* enum kz_top_avg: the coefficient of kz_top_averaged_sys */
+} kz_top;
+
+/* The top as y' = f(t, y), y = x = (Pi1, Pi2, Pi3, Gamma1, Gamma2, Gamma3), chi = (0, 0, 1):
+ * Pi' = Pi x Omega + M (g + a_V(t)) l Gamma x chi + (a_T(t), 0, 0), Gamma' = Gamma x Omega,
+ * Omega = I^-1 Pi. p must outlive s. */
+int kz_top_sys(kz_sys *s, kz_top *p, kz_report *r);
+/* The same in phase form (theta = nu t) for the HMMs (omega = nu, theta0 = 0, identity
+ * reconstruction). */
+int kz_top_vib(kz_vib *m, kz_top *p, kz_report *r);
+/* The averaged equation (48) (Pi x I^-1 Pi for the printed Gamma x I^-1 Pi, A14 i):
+ * Pi' = Pi x Omega + M g l Gamma x chi + c (-Gamma2 Gamma3 / I1, Gamma1 Gamma3 / I2, 0),
+ * Gamma' = Gamma x Omega, c by p->avg from amp = A (whatever p->forcing). */
+int kz_top_averaged_sys(kz_sys *s, kz_top *p, kz_report *r);
+
+enum kz_top_constant {
+  KZ_TOP_PI3HAT = 0,    /* Pi3^ = sqrt(2 M g l I3) (Sec. 4.3) */
+  KZ_TOP_MGL = 1,       /* M g l */
+  KZ_TOP_THRESHOLD = 2, /* Theorem 2: 2 sqrt(M g l I1) / I3 [rad/s] */
+  KZ_TOP_LAMBDA = 3,    /* body rotation rate of (Pi1, Pi2) per unit omega: Pi3^ (1/I3 - 1/I1) */
+  KZ_TOP_SPIN = 4,      /* Omega3 per unit omega: Pi3^ / I3 */
+  KZ_TOP_NUTATION = 5,  /* nutation rate per unit omega: Pi3^ / I1 */
+  KZ_TOP_AVGCOEF = 6,   /* the coefficient c of kz_top_averaged_sys */
+  KZ_TOP_CONSTANT_N = 7
+};
+/* The derived constants c[KZ_TOP_CONSTANT_N]. */
+int kz_top_constants(const kz_top *p, double *c, kz_report *r);
+
+enum kz_top_invariant {
+  KZ_TOP_ENERGY = 0,  /* H (24) = 1/2 Pi . Omega + M g l Gamma3 */
+  KZ_TOP_PIGAMMA = 1, /* Pi . Gamma */
+  KZ_TOP_GAMMA2 = 2,  /* |Gamma|^2 */
+  KZ_TOP_PI3 = 3,     /* Pi3 */
+  KZ_TOP_INVARIANT_N = 4
+};
+/* The invariants at x (inv, KZ_TOP_INVARIANT_N numbers). */
+int kz_top_invariants(const kz_top *p, const double *x, double *inv, kz_report *r);
+/* Their changes I(x) - I(x0), computed without cancellation (differences of the components
+ * first; addendum 9). */
+int kz_top_drift(const kz_top *p, const double *x, const double *x0, double *d, kz_report *r);
+
+enum kz_top_set {
+  KZ_TOP_XI32 = 0, /* (32): Gamma3, Pi1^2 + Pi2^2, Gamma1^2 + Gamma2^2, Pi1 Gamma1 + Pi2 Gamma2 */
+  KZ_TOP_XI37 = 1, /* (37): Pi1^2 + Pi2^2, phi', theta', psi' (the inversion of (29)) */
+  KZ_TOP_XI40 = 2, /* (40): Pi1 - (amp/nu) sin theta, Pi2 + (amp/nu) cos theta,
+                    * Gamma1^2 + Gamma2^2, arccos Gamma3 (theta = nu t) */
+  KZ_TOP_SET_END = 3
+};
+/* The slow set (xi2 .. xi5 of the thesis, r = 4; xi1 = Pi3 is frozen) on the top p (which must
+ * outlive s). */
+int kz_top_slow(kz_slow *s, kz_top *p, int set, kz_report *r);
 
 #ifdef __cplusplus
 }

@@ -143,6 +143,22 @@ function M.choose(map, name, what)
   return v
 end
 
+-- Fredbo (the spinning top and the slow-variable HMM): Algorithm 2's macro scheme joins the
+-- general HMM's map; the slow-variable HMM's choices; the top's forcings, averaged coefficients
+-- and slow sets.
+M.hmm_macros.VE = C.KZ_HMM_VE
+M.hmm_macros.names[#M.hmm_macros.names + 1] = "VE"
+M.slow_macros = enum { { "FE", "KZ_SLOW_FE" }, { "LF", "KZ_SLOW_LEAPFROG" } }
+M.slow_starts = enum { { "FE", "KZ_START_FE" }, { "heun", "KZ_START_HEUN" } }
+M.lsq_kinds = enum { { "minnorm", "KZ_LSQ_MINNORM" }, { "basic", "KZ_LSQ_BASIC" } }
+M.predictors = enum { { "none", "KZ_PREDICT_NONE" }, { "literal", "KZ_PREDICT_LITERAL" } }
+M.slow_times = enum { { "literal", "KZ_SLOW_TIME_LITERAL" }, { "consistent", "KZ_SLOW_TIME_CONSISTENT" } }
+M.top_forcings = enum { { "free", "KZ_TOP_FREE" }, { "transverse", "KZ_TOP_TRANSVERSE" },
+                        { "vertical", "KZ_TOP_VERTICAL" } }
+M.top_avgs = enum { { "corrected", "KZ_TOP_AVG_CORRECTED" }, { "printed", "KZ_TOP_AVG_PRINTED" },
+                    { "none", "KZ_TOP_AVG_NONE" } }
+M.top_sets = enum { { "32", "KZ_TOP_XI32" }, { "37", "KZ_TOP_XI37" }, { "40", "KZ_TOP_XI40" } }
+
 ---------------------------------------------------------------------------------------------------
 -- Integrating a system with a registry stepper (one C call each).
 ---------------------------------------------------------------------------------------------------

@@ -10,7 +10,11 @@
  *    is the symplectic, reversible one-step form of Calvo & Sanz-Serna, Sec. 2.5;
  *  - LEAPFROG (Calvo & Sanz-Serna, Algorithms 1-2, steps 3-4): P_{1/2} = P_0 + H/2 F_0,
  *    P_{n+1/2} = P_{n-1/2} + H F_n, Q_{n+1} = Q_n + H P_{n+1/2}, F_n estimated at Q_n with the
- *    velocity P~_n = P_{n-1/2} + H/2 F_{n-1} (step 4): one estimate per step, T/H in all.
+ *    velocity P~_n = P_{n-1/2} + H/2 F_{n-1} (step 4): one estimate per step, T/H in all;
+ *  - VE (Fredbo, Algorithm 2, HMM-VE-*): P_{n+1/2} = P_n + H/2 F_n, Q_{n+1} = Q_n + H P_{n+1/2},
+ *    F_{n+1} estimated at (Q_{n+1}, P^_{n+1}) with the predictor P^_{n+1} = P_n + H F_n (P^_0 =
+ *    P_0), P_{n+1} = P_{n+1/2} + H/2 F_{n+1}; F_{n+1} is the next step's F_n (one
+ *    microsimulation per step, T/H + 1 in a run);
  *  - SHAKE, RATTLE (Calvo & Sanz-Serna Sec. 4.2-4.3): the constrained schemes, in kz_hmm_dae.c.
  * The macro schemes are a small table; kz_hmm_params_init holds the presets of the papers. */
 #include "kz_hmm_ctx.h"
@@ -73,6 +77,29 @@ static int step_verlet(kz_hmm_ctx *x, long long k, double t, double H, double *Y
   return KZ_OK;
 }
 
+/* Fredbo's VE: the Verlet step with the Euler predictor P_n + H F_n as the velocity of the end
+ * estimate (its reconstruction (17)); x->Fv (unused by this scheme) holds the predictor. */
+static int step_ve(kz_hmm_ctx *x, long long k, double t, double H, double *Y, int *have_F,
+                   kz_report *r)
+{
+  const int nq = x->nq;
+  double *Q = Y, *P = Y + nq, *Ph = x->Ph, *Q1 = x->Ph + nq, *Phat = x->Fv;
+  if (!*have_F) KZ_TRY(kz_hmm_estimate(x, k, t, Q, P, x->F, NULL, r));
+  for (int i = 0; i < nq; i++) {
+    Ph[i] = P[i] + 0.5 * H * x->F[i];
+    Q1[i] = Q[i] + H * Ph[i];
+    Phat[i] = P[i] + H * x->F[i];
+  }
+  KZ_TRY(kz_hmm_estimate(x, next_node(k), t + H, Q1, Phat, x->F1, NULL, r));
+  for (int i = 0; i < nq; i++) {
+    Q[i] = Q1[i];
+    P[i] = Ph[i] + 0.5 * H * x->F1[i];
+  }
+  memcpy(x->F, x->F1, sizeof(double) * (size_t)nq);
+  *have_F = 1;
+  return KZ_OK;
+}
+
 
 /* Calvo & Sanz-Serna steps 3-4 over N steps; rows k = 0..N of Y_out, P_n = P~_n. */
 static int run_leapfrog(kz_hmm_ctx *x, long long N, double H, double *Y_out, kz_report *r)
@@ -103,6 +130,7 @@ const kz_hmm_scheme kz_hmm_schemes[KZ_HMM_DAE_MACRO_END] = {
   [KZ_HMM_IFE] = {step_ife, NULL, 0},
   [KZ_HMM_VERLET] = {step_verlet, NULL, 0},
   [KZ_HMM_LEAPFROG] = {NULL, run_leapfrog, 0},
+  [KZ_HMM_VE] = {step_ve, NULL, 0},
   [KZ_HMM_SHAKE] = {NULL, kz_hmm_run_shake, 1},
   [KZ_HMM_RATTLE] = {kz_hmm_step_rattle, NULL, 1},
 };

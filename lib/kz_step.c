@@ -13,11 +13,13 @@
 extern const kz_step_type kz_step_euler_type, kz_step_symeuler_type, kz_step_verlet_type,
     kz_step_leapfrog_type, kz_step_rk4_type, kz_step_strang_type, kz_step_dp5_type;
 extern const kz_step_type kz_step_shake_type, kz_step_rattle_type, kz_step_herk3_type;
+extern const kz_step_type kz_step_ve_type; /* Fredbo (35) */
 
 static const kz_step_type *const registry[] = {
   &kz_step_euler_type,    &kz_step_symeuler_type, &kz_step_verlet_type, &kz_step_leapfrog_type,
   &kz_step_rk4_type,      &kz_step_strang_type,   &kz_step_dp5_type,
   &kz_step_shake_type,    &kz_step_rattle_type,   &kz_step_herk3_type,
+  &kz_step_ve_type,
 };
 static const int n_registry = (int)(sizeof registry / sizeof registry[0]);
 

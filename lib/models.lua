@@ -122,4 +122,60 @@ function M.dpend(t)
   return obj
 end
 
+--- Fredbo's heavy Lagrange top (23)/(31) in body coordinates x = (Pi1, Pi2, Pi3, Gamma1, Gamma2,
+-- Gamma3): {M, g, l, I1, I2, I3, forcing = "free" | "transverse" (38) | "vertical" (41), amp, nu,
+-- avg = "corrected" | "printed" | "none" (the coefficient of (48))}; defaults are the thesis's
+-- cone (M = 5, g = 9.81, l = 0.75, I = (3.12, 3.12, 0.24)), unforced. sys: the top in time form;
+-- vib: its phase form (theta = nu t) for the HMMs; avg: the averaged equation (48); slow[set]:
+-- the slow-variable sets "32", "37", "40" (kz_slow; "40" only with the transverse forcing);
+-- constants (Pi3hat, Mgl, threshold, lambda, spin, nutation, avgcoef), invariants(x) and
+-- drift(x, x0) (H, PiGamma, Gamma2, Pi3; the drift without cancellation).
+function M.top(t)
+  t = t or {}
+  local par = params("kz_top", t, { "M", "g", "l", "I1", "I2", "I3", "amp", "nu" },
+                     { M = 5, g = 9.81, l = 0.75, I1 = 3.12, I2 = 3.12, I3 = 0.24, amp = 0, nu = 0 }, "top")
+  par.forcing = kz.choose(kz.top_forcings, t.forcing or "free", "top.forcing")
+  par.avg = kz.choose(kz.top_avgs, t.avg or "corrected", "top.avg")
+  local m = build("top", par, { { "sys", "kz_sys", "kz_top_sys" }, { "vib", "kz_vib", "kz_top_vib" },
+                                { "avg", "kz_sys", "kz_top_averaged_sys" } })
+  local r = kz.report()
+  m.slow = {}
+  for _, name in ipairs(kz.top_sets.names) do
+    if name ~= "40" or t.forcing == "transverse" then
+      m.slow[name] = ffi.new("kz_slow")
+      kz.call("kz_top_slow", m.slow[name], par, kz.top_sets[name], r)
+    end
+  end
+  local c = kz.vec(C.KZ_TOP_CONSTANT_N)
+  kz.call("kz_top_constants", par, c, r)
+  m.constants = { Pi3hat = c[C.KZ_TOP_PI3HAT], Mgl = c[C.KZ_TOP_MGL], threshold = c[C.KZ_TOP_THRESHOLD],
+                  lambda = c[C.KZ_TOP_LAMBDA], spin = c[C.KZ_TOP_SPIN], nutation = c[C.KZ_TOP_NUTATION],
+                  avgcoef = c[C.KZ_TOP_AVGCOEF] }
+  local xb, x0b, out = kz.vec(6), kz.vec(6), kz.vec(C.KZ_TOP_INVARIANT_N)
+  local function named(v)
+    return { H = v[C.KZ_TOP_ENERGY], PiGamma = v[C.KZ_TOP_PIGAMMA], Gamma2 = v[C.KZ_TOP_GAMMA2], Pi3 = v[C.KZ_TOP_PI3] }
+  end
+  --- the invariants at x (a Lua array or a double *)
+  function m.invariants(x)
+    for i = 0, 5 do xb[i] = type(x) == "table" and x[i + 1] or x[i] end
+    kz.call("kz_top_invariants", par, xb, out, kz.report())
+    return named(out)
+  end
+  --- I(x) - I(x0) without cancellation
+  function m.drift(x, x0)
+    for i = 0, 5 do
+      xb[i] = type(x) == "table" and x[i + 1] or x[i]
+      x0b[i] = type(x0) == "table" and x0[i + 1] or x0[i]
+    end
+    kz.call("kz_top_drift", par, xb, x0b, out, kz.report())
+    return named(out)
+  end
+  --- the thesis's initial state: Gamma = (0, sin theta0, cos theta0), Pi = (Pi1, 0, spin Pi3^)
+  function m.x0(spin, Pi1, theta0)
+    theta0 = theta0 or 0.2
+    return { Pi1 or 0, 0, spin * m.constants.Pi3hat, 0, math.sin(theta0), math.cos(theta0) }
+  end
+  return m
+end
+
 return M

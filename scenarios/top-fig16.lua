@@ -1,0 +1,127 @@
+-- ### Figure 16: the first integrals under HMM-LF-rk4 over t ∈ [0, 1]
+--
+-- **Question.** How well does the slow-variable HMM keep the top's invariants — the energy H (24),
+-- Π·Γ and ‖Γ‖² (Π₃ is frozen, hence exact)? Figure 16: ω = 10³, HMM-LF-rk4, T = 1, H = T/6000,
+-- h = 1/ω², η = 10h, "good preservation" with only 6·10⁴ micro-steps.
+--
+-- **Method.** `kz_slow_run` (set (32)) and the changes |I(x_n) − I(x_0)| at every macro node, computed
+-- without cancellation (`kz_top_drift`: differences of the components first; H ≈ 3.7·10⁷ at
+-- ω = 10³, so differencing H itself would lose most of ΔH, addendum 9). Beside the default run
+-- (leapfrog started by forward Euler, minimum-norm least squares) the two unflagged choices the
+-- addendum found to matter: a Heun start of the leapfrog, and MATLAB's basic least-squares
+-- solution (whose effect on Table 1 at ω = 10³ is measured too); and forward Euler with the same
+-- settings. Every maximum is over the macro nodes t_n = nH.
+--
+-- **Readings.** (A4) the leapfrog start is not specified: forward Euler by default; (A7) minimum-norm
+-- solution by default; "T = 1" is the length of the interval, H = T/6000. Every invariant is a
+-- function of the slow variables (H = ½ξ₃/I₁ + ½Π₃²/I₃ + Mglξ₂, Π·Γ = Π₃ξ₂ + ξ₅, ‖Γ‖² = ξ₄ + ξ₂²),
+-- so their drift measures how consistently the HMM moves the state with its slow variables. The
+-- acceptance rules are the notes' (§5 TOP-F16).
+local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+package.path = root .. "/lib/?.lua;" .. package.path
+local S = require "scenario"
+local E = require "experiment"
+local top = require "top"
+
+local params = top.model_params()
+for _, p in ipairs {
+  { "omega", 1e3, "", "spin multiplier: Pi3 = omega Pi3^ (31)", positive = true },
+  { "Pi1w", 1, "", "initial Pi1 = Pi1w / omega (A18)" },
+  { "T", 1, "s", "final time", positive = true },
+  { "N", 6000, "", "macro steps: H = T/N", integer = true, min = 2 },
+  { "h", 1e-6, "s", "micro step", positive = true },
+  { "eta_h", 10, "", "window eta = eta_h h (even)", integer = true, min = 2 },
+  { "plot_every", 6, "", "write every k-th macro node to the data file", integer = true, min = 1 },
+  { "table_N", { 40, 80, 160, 320 }, "", "Table 1 macro steps at which the basic least squares is compared (T = 0.01, h = 10/omega^2)", integer = true, min = 2 },
+  { "ref_h", 1e-4, "", "reference RK4 steps <= ref_h / omega (Table 1 comparison)", positive = true },
+} do params[#params + 1] = p end
+for _, p in ipairs(top.method_params()) do params[#params + 1] = p end
+local sc = S.new { id = "top-fig16", title = "Fredbo Figure 16: first integrals under HMM-LF-rk4 on [0, 1]",
+                   params = params, quick = { T = 0.1, N = 600 } }
+local P = sc:parse(arg)
+local model = top.model(P)
+local x0 = model.x0(P.omega, P.Pi1w / P.omega, P.theta0)
+local H = P.T / P.N
+
+local function drift(o)
+  local q = {}
+  for k, v in pairs(P) do q[k] = v end
+  for k, v in pairs(o) do q[k] = v end
+  local x, _, w, nvalid, msg = top.run(model, q, { set = "32", H = H, T = P.T, eta = P.eta_h * P.h, h = P.h, x0 = x0, allow_fail = true })
+  local d, m = { H = {}, PiGamma = {}, Gamma2 = {} }, { H = 0, PiGamma = 0, Gamma2 = 0 }
+  local half = { H = 0, PiGamma = 0, Gamma2 = 0 }
+  for n = 1, nvalid do
+    local dd = model.drift({ x[1][n], x[2][n], x[3][n], x[4][n], x[5][n], x[6][n] }, x0)
+    for key in pairs(m) do
+      d[key][n] = math.abs(dd[key])
+      m[key] = math.max(m[key], d[key][n])
+      if n <= (nvalid + 1) / 2 then half[key] = math.max(half[key], d[key][n]) end
+    end
+  end
+  return { d = d, max = m, half = half, w = w, nvalid = nvalid, msg = msg }
+end
+local base = drift {}
+local heun = drift { start = "heun" }
+local basic = drift { lsq = "basic" }
+local fe = drift { macro = "FE" }
+local inv0 = model.invariants(x0)
+
+local rows = {}
+for n = 1, base.nvalid, P.plot_every do
+  rows[#rows + 1] = { t = (n - 1) * H, dH = base.d.H[n], dPiGamma = base.d.PiGamma[n], dGamma2 = base.d.Gamma2[n],
+                      dH_heun = heun.d.H[n] or "", dPiGamma_heun = heun.d.PiGamma[n] or "", dGamma2_heun = heun.d.Gamma2[n] or "",
+                      dH_basic = basic.d.H[n] or "", dPiGamma_basic = basic.d.PiGamma[n] or "", dGamma2_basic = basic.d.Gamma2[n] or "" }
+end
+sc:write_tsv("data/top-fig16.tsv", { "t", "dH", "dPiGamma", "dGamma2", "dH_heun", "dPiGamma_heun", "dGamma2_heun", "dH_basic",
+                                     "dPiGamma_basic", "dGamma2_basic" }, rows,
+  { string.format("top-fig16: abs(I(x_n) - I(x_0)) of HMM-%s-%s, omega = %g, H = T/%d, h = %g, eta = %dh; _heun: Heun start; _basic: basic least squares",
+                  P.macro, P.micro, P.omega, P.N, P.h, P.eta_h) })
+
+-- the basic least squares on Table 1 (omega, T = 0.01, h = 10/omega^2)
+local Tt, ht = 0.01, 10 / (P.omega * P.omega)
+local Nmax = P.table_N[#P.table_N]
+local _, rxi = top.reference(model, "32", Tt, Tt / Nmax, x0, P.ref_h / P.omega)
+local tchange = 0
+for _, N in ipairs(P.table_N) do
+  local e = {}
+  for i, l in ipairs { "minnorm", "basic" } do
+    local q = {}
+    for k, v in pairs(P) do q[k] = v end
+    q.lsq = l
+    local _, xi = top.run(model, q, { set = "32", H = Tt / N, T = Tt, eta = 10 * ht, h = ht, x0 = x0 })
+    e[i] = top.maxerr(xi[2], rxi[2], Nmax / N)
+  end
+  tchange = math.max(tchange, math.abs(e[2] / e[1] - 1))
+end
+
+local cl = E.claims(sc)
+local pub = cl.pub
+cl:add("micro_steps", "only 6·10⁴ micro-steps on [0, 1]", pub.micro_steps,
+       string.format("%d micro-steps (%d force evaluations)", base.w.micro_steps, base.w.force_evals), base.w.micro_steps == 6e4)
+local grows = base.max.H > 10 * base.half.H or base.max.Gamma2 > 10 * base.half.Gamma2
+cl:add("preservation", "good preservation of the conserved quantities (LF-rk4)", pub.preservation,
+       string.format("max abs ΔH = %.2e (relative %.1e), max abs Δ(Π·Γ) = %.2e, max abs Δ‖Γ‖² = %.2e over t_n (notes: ≤ 1e-5, 1e-3, 1e-5); " ..
+                     "no growth: the second half's maxima are within ×10 of the first's",
+                     base.max.H, base.max.H / inv0.H, base.max.PiGamma, base.max.Gamma2),
+       base.nvalid == P.N + 1 and base.max.H <= 1e-5 and base.max.PiGamma <= 1e-3 and base.max.Gamma2 <= 1e-5 and not grows)
+cl:add("fe_diverges", "(notes) HMM-FE-rk4 with the same settings", "— (not in the thesis)",
+       fe.msg and string.format("diverges: %s", fe.msg) or string.format("stays finite (max abs ΔH %.2e)", fe.max.H), fe.msg ~= nil)
+cl:add("heun_start", "(addendum 2) the leapfrog start matters: Heun instead of forward Euler", "— (start not stated, A4)",
+       string.format("max abs ΔH %.2e → %.2e (×%.0f smaller), Δ(Π·Γ) %.2e → %.2e, Δ‖Γ‖² %.2e → %.2e", base.max.H, heun.max.H,
+                     base.max.H / heun.max.H, base.max.PiGamma, heun.max.PiGamma, base.max.Gamma2, heun.max.Gamma2),
+       base.max.H / heun.max.H >= 10)
+cl:add("basic_lsq", "(addendum 2) the least-squares solution matters: MATLAB's basic J\\b instead of minimum norm", "— (A7)",
+       string.format("max abs Δ‖Γ‖² %.2e → %.2e (×%.0f smaller), ΔH %.2e → %.2e; Table 1 errors (ω = %g) change by ≤ %.2f %%",
+                     base.max.Gamma2, basic.max.Gamma2, base.max.Gamma2 / basic.max.Gamma2, base.max.H, basic.max.H, P.omega, 100 * tchange),
+       base.max.Gamma2 / basic.max.Gamma2 >= 1e3 and tchange <= 0.01)
+local body = {}
+for _, r in ipairs { { "LF, FE start, minimum norm (default)", base }, { "LF, Heun start", heun }, { "LF, basic least squares", basic },
+                     { "FE", fe } } do
+  body[#body + 1] = { r[1], string.format("%.2e", r[2].max.H), string.format("%.2e", r[2].max.PiGamma), string.format("%.2e", r[2].max.Gamma2),
+                      r[2].msg or "—" }
+end
+top.write_claims(sc, cl, string.format("**Largest changes of the invariants** on t_n = nH ∈ [0, %g], H = T/%d:\n\n", P.T, P.N) ..
+  S.md_table({ "run", "max abs ΔH", "max abs Δ(Π·Γ)", "max abs Δ‖Γ‖²", "failure" }, body),
+  string.format("H(x₀) = %.6e, Π·Γ(x₀) = %.6f, ‖Γ‖² = 1. The last three rows are readings the thesis leaves open (A4, A7), not its claims.",
+                inv0.H, inv0.PiGamma))
+sc:figure("top-fig16", { omega = P.omega, N = P.N })

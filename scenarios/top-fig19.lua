@@ -1,0 +1,124 @@
+-- ### Figure 19: the top under a transverse vibrational torque (38)
+--
+-- **Question.** Section 6 adds a torque a(t) perpendicular to the top's axis, (38):
+-- Π̇₁ = ((I₂ − I₃)/(I₂I₃))Π₂Π₃ + MglΓ₂ + a(t), the rest as (31). A small a(t) leaves the motion of
+-- Figure 11 nearly unchanged; a(t) = ω cos ωt (39) at ω = 10³ changes it: Π₁, Π₂, Γ₁, Γ₂ oscillate
+-- fast, and Π₂ shows "slowly varying constituents" (Figure 19, by ODE45).
+--
+-- **Method.** `kz_top_sys` with the transverse forcing (amplitude amp, frequency ν; (39):
+-- amp = ν = ω), Π⁰ = (1/ω, 0, ωΠ̂₃), Γ⁰ = (0, sin 0.2, cos 0.2), RK4 with h = 10⁻⁷ (the step the
+-- thesis uses for its reference in Figure 20); maxima over every tenth RK4 step (the check grid,
+-- 10⁻⁶ s); plotted data every hundredth. The forced response is measured by least squares of Π₁
+-- and Π₂ on {1, cos ωt, sin ωt} over [0, T]; the effect of the forcing by the largest difference
+-- to the unforced top from the same state, for a(t) = ω cos ωt and for a small a(t) = cos ωt.
+--
+-- **Readings.** (A11) The time span is not given: T = 0.02 (as Figure 20). The thesis's
+-- "slowly varying constituents" of Π₂ are read as its response at the forcing frequency ω, which
+-- is slow against the body rotation Λ = 16.16ω: [D] Π₂ ≈ −Λω/(Λ² − ω²) cos ωt ≈ −0.062 cos ωt and
+-- Π₁ ≈ −ω²/(Λ² − ω²) sin ωt ≈ −0.0038 sin ωt, on top of the free rotation at Λ of amplitude ≈ 0.06.
+-- Check values: the notes' [H] (§5 VIB-F19).
+local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+package.path = root .. "/lib/?.lua;" .. package.path
+local S = require "scenario"
+local E = require "experiment"
+local top = require "top"
+
+local params = top.model_params()
+for _, p in ipairs {
+  { "omega", 1e3, "", "spin multiplier: Pi3 = omega Pi3^", positive = true },
+  { "amp_w", 1, "", "forcing amplitude amp = amp_w omega (39: 1)" },
+  { "nu_w", 1, "", "forcing frequency nu = nu_w omega (39: 1)", positive = true },
+  { "small_amp", 1, "kg m^2 s^-2", "amplitude of the 'small' forcing compared" },
+  { "Pi1w", 1, "", "initial Pi1 = Pi1w / omega" },
+  { "T", 0.02, "s", "span", positive = true },
+  { "h", 1e-7, "s", "RK4 step", positive = true },
+  { "check_every", 10, "", "check grid: every k-th RK4 step", integer = true, min = 1 },
+  { "plot_every", 100, "", "data file: every k-th RK4 step", integer = true, min = 1 },
+} do params[#params + 1] = p end
+local sc = S.new { id = "top-fig19", title = "Fredbo Figure 19: the top (38) under the transverse torque a(t) = omega cos(omega t)",
+                   params = params, quick = { T = 0.005 } }
+local P = sc:parse(arg)
+local nu = P.nu_w * P.omega
+local forced = top.model(P, { forcing = "transverse", amp = P.amp_w * P.omega, nu = nu })
+local small = top.model(P, { forcing = "transverse", amp = P.small_amp, nu = nu })
+local free = top.model(P)
+local x0 = forced.x0(P.omega, P.Pi1w / P.omega, P.theta0)
+local dt = P.h * P.check_every
+local c = E.grid(forced.sys, P.T, dt, x0, P.h)
+local cs = E.grid(small.sys, P.T, dt, x0, P.h)
+local cf = E.grid(free.sys, P.T, dt, x0, P.h)
+
+local names = { "Pi1", "Pi2", "Pi3", "Gamma1", "Gamma2", "Gamma3" }
+local rows, xlo, xhi, tlo, thi = {}, math.huge, -math.huge, math.huge, -math.huge
+local dlarge, dsmall = 0, 0
+for n = 1, #c[1] do
+  local x4 = c[4][n] * c[4][n] + c[5][n] * c[5][n]
+  local th = math.acos(c[6][n])
+  xlo, xhi, tlo, thi = math.min(xlo, x4), math.max(xhi, x4), math.min(tlo, th), math.max(thi, th)
+  for i = 1, 6 do
+    dlarge = math.max(dlarge, math.abs(c[i][n] - cf[i][n]))
+    dsmall = math.max(dsmall, math.abs(cs[i][n] - cf[i][n]))
+  end
+  if ((n - 1) * P.check_every) % P.plot_every == 0 then
+    local r = { t = (n - 1) * dt }
+    for i = 1, 6 do r[names[i]] = top.short(c[i][n]) end
+    rows[#rows + 1] = r
+  end
+end
+sc:write_tsv("data/top-fig19.tsv", { "t", "Pi1", "Pi2", "Pi3", "Gamma1", "Gamma2", "Gamma3" }, rows,
+  { string.format("top-fig19: the top (38), a(t) = %g cos(%g t), omega = %g, RK4 h = %g", P.amp_w * P.omega, nu, P.omega, P.h) })
+
+-- least squares of a column on {1, cos nu t, sin nu t}
+local function fit(col)
+  local A = { { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 } }
+  local b = { 0, 0, 0 }
+  for n = 1, #col do
+    local t = (n - 1) * dt
+    local f = { 1, math.cos(nu * t), math.sin(nu * t) }
+    for i = 1, 3 do
+      b[i] = b[i] + f[i] * col[n]
+      for j = 1, 3 do A[i][j] = A[i][j] + f[i] * f[j] end
+    end
+  end
+  for i = 1, 3 do -- Gaussian elimination (the 3 x 3 normal equations are well conditioned here)
+    for k = i + 1, 3 do
+      local m = A[k][i] / A[i][i]
+      for j = i, 3 do A[k][j] = A[k][j] - m * A[i][j] end
+      b[k] = b[k] - m * b[i]
+    end
+  end
+  local x = { 0, 0, 0 }
+  for i = 3, 1, -1 do
+    local s = b[i]
+    for j = i + 1, 3 do s = s - A[i][j] * x[j] end
+    x[i] = s / A[i][i]
+  end
+  return x
+end
+local f1, f2 = fit(c[1]), fit(c[2])
+local lam = forced.constants.lambda * P.omega
+local a2 = -lam * nu / (lam * lam - nu * nu) * P.amp_w * P.omega / nu
+local a1 = -nu * nu / (lam * lam - nu * nu) * P.amp_w * P.omega / nu
+-- fast oscillation: mean frequency of Gamma1's sign changes
+local crossings = 0
+for n = 2, #c[4] do if (c[4][n - 1] < 0) ~= (c[4][n] < 0) then crossings = crossings + 1 end end
+local fG = crossings / 2 / P.T * 2 * math.pi
+
+local cl = E.claims(sc)
+local pub = cl.pub
+cl:add("small_force", string.format("a small a(t) (= %g cos ωt) leaves the solution almost as without forcing", P.small_amp), pub.small_force,
+       string.format("max abs difference to the unforced top %.2e (a(t) = ω cos ωt: %.2e)", dsmall, dlarge), dsmall <= 1e-2 * dlarge)
+cl:add("large_force", "a(t) = ω cos ωt changes the solution significantly", pub.large_force,
+       string.format("max abs difference to the unforced top %.3f, against Π amplitudes ≈ %.1e", dlarge, math.sqrt(2e-6)), dlarge >= 10 * 1.2e-3)
+cl:add("fast_components", "Π₁, Π₂, Γ₁, Γ₂ oscillate fast", pub.fast_components,
+       string.format("Γ₁ changes sign at a mean rate of %.2fω rad/s (Π₃/I₃ = %.2fω)", fG / P.omega, forced.constants.spin), fG >= 10 * P.omega)
+cl:add("pi2_slow_part", "Π₂ has slowly varying constituents besides the fast oscillation", pub.pi2_slow_part,
+       string.format("least squares on [0, T]: Π₂ ∋ %.5f cos ωt (estimate [D] %.4f, notes [H] −0.06207; accept ±10 %%), Π₁ ∋ %.5f sin ωt (estimate %.4f)",
+                     f2[2], a2, f1[3], a1),
+       top.within(f2[2], -0.062, 0.10))
+cl:add("ranges", "(notes [H]) ξ₄ = Γ₁² + Γ₂² and θ stay nearly constant", "— [H]",
+       string.format("ξ₄ ∈ [%.6f, %.6f] (notes [0.039459, 0.039470] ± 2e-6), θ ∈ [%.6f, %.6f] (notes [0.19997, 0.20000], printed to " ..
+                     "5 decimals: accept ± 5e-6) on the grid %g s", xlo, xhi, tlo, thi, dt),
+       math.abs(xlo - 0.039459) <= 2e-6 and math.abs(xhi - 0.039470) <= 2e-6 and math.abs(tlo - 0.19997) <= 5e-6 and math.abs(thi - 0.2) <= 5e-6)
+top.write_claims(sc, cl, nil, string.format("Maxima over every %d-th RK4 step (grid %g s).", P.check_every, dt))
+sc:figure("top-fig19", { omega = P.omega, amp = P.amp_w * P.omega, nu = nu })

@@ -1,0 +1,86 @@
+-- ### Figure 5: the inverted pendulum at ω = 200 and its averaged solution
+--
+-- **Question.** Section 2.4 introduces the vibrated inverted pendulum (11)–(12),
+-- l q̈ = (g + v_max ω cos ωt) sin q, and Sanz-Serna's averaged equation (13),
+-- Ṗ = (g/l − v_max²/(2l²) cos Q) sin Q, Q̇ = P, with the relation (14) p ≈ P + l⁻¹v_max sin(ωt) sin Q,
+-- q ≈ Q. Figure 5 shows q, p = q̇ and the averaged Q, P "with ε⁻¹ = 200": the pendulum oscillates
+-- slowly about the upward vertical, p carries an O(1) oscillation of frequency ω, q an O(1/ω) one.
+--
+-- **Method.** (12) and (13) integrated by classical RK4 with steps of at most 2π/(200ω) (the full
+-- model) on [0, T], sampled every dt = 10⁻⁴ s — the grid of every max-over-time check below; the
+-- plotted data are every fifth sample. Parameters l = 0.2 m, g = 9.81 m s⁻², v_max = 4 m s⁻¹ and
+-- q(0) = 0, p(0) = −5 (so P(0) = −5 by (14)).
+--
+-- **Readings.** (A16) Figure 5's settings are not given: we reuse Figure 6's (l, g, v_max, initial
+-- values) with ω = 200 and take t ∈ [0, 2] (notes A11). The thesis's ε⁻¹ = 200 is ω. The check
+-- values max|q − Q| = 0.163 and max|p − P − l⁻¹v_max sin(ωt) sin Q| = 3.74 are the notes' prototype
+-- numbers [H] (±5 %), not the thesis's. Derived [D]: Q = 0 is stable since v_max²/(2l²) = 200 >
+-- g/l = 49.05; the linearised slow period is 2π/√150.95 = 0.511 s.
+local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+package.path = root .. "/lib/?.lua;" .. package.path
+local S = require "scenario"
+local E = require "experiment"
+local models = require "models"
+local top = require "top"
+
+local sc = S.new {
+  id = "top-fig5",
+  title = "Fredbo Figure 5: the vibrated inverted pendulum (12) at omega = 200 with its averaged solution (13)",
+  params = {
+    { "omega", 200, "s^-1", "vibration angular frequency (the thesis's eps^-1)", positive = true },
+    { "l", 0.2, "m", "rod length", positive = true },
+    { "g", 9.81, "m s^-2", "acceleration of gravity" },
+    { "vmax", 4, "m s^-1", "amplitude of the pivot velocity" },
+    { "q0", 0, "rad", "initial angle from the upward vertical" },
+    { "p0", -5, "rad s^-1", "initial angular velocity (= P(0) by (14))" },
+    { "T", 2, "s", "span", positive = true },
+    { "dt", 1e-4, "s", "sampling grid of the checks", positive = true },
+    { "plot_every", 5, "", "write every k-th sample to the data file", integer = true, min = 1 },
+    { "steps_per_period", 200, "", "RK4 steps per vibration period", integer = true, min = 4 },
+  },
+  quick = { T = 0.5 },
+}
+local P = sc:parse(arg)
+
+local pend = models.pendulum { l = P.l, g = P.g, vmax = P.vmax, omega = P.omega }
+local hmax = 2 * math.pi / P.omega / P.steps_per_period
+local full, avg = E.grid(pend.sys, P.T, P.dt, { P.q0, P.p0 }, hmax), E.grid(pend.avg, P.T, P.dt, { P.q0, P.p0 }, hmax)
+local q, p, Q, Pa = full[1], full[2], avg[1], avg[2]
+local dq, dlift, dp, rows, Qmin, Qmax, crossings = 0, 0, 0, {}, math.huge, -math.huge, {}
+for n = 1, #q do
+  local t = (n - 1) * P.dt
+  local lift = P.vmax * math.sin(P.omega * t) * math.sin(Q[n]) / P.l
+  dq = math.max(dq, math.abs(q[n] - Q[n]))
+  dlift = math.max(dlift, math.abs(p[n] - Pa[n] - lift))
+  dp = math.max(dp, math.abs(p[n] - Pa[n]))
+  Qmin, Qmax = math.min(Qmin, Q[n]), math.max(Qmax, Q[n])
+  if n > 1 and (Q[n - 1] < 0) ~= (Q[n] < 0) and Q[n] ~= 0 then crossings[#crossings + 1] = t end
+  if (n - 1) % P.plot_every == 0 then
+    rows[#rows + 1] = { t = t, q = top.short(q[n]), p = top.short(p[n]), Q = top.short(Q[n]), P = top.short(Pa[n]),
+                        p_recon = top.short(Pa[n] + lift) }
+  end
+end
+sc:write_tsv("data/top-fig5.tsv", { "t", "q", "p", "Q", "P", "p_recon" }, rows,
+  { string.format("top-fig5: pendulum (12), omega = %g, l = %g, g = %g, vmax = %g, q(0) = %g, p(0) = %g; Q, P: averaged (13); p_recon = P + vmax/l sin(omega t) sin Q (14)",
+                  P.omega, P.l, P.g, P.vmax, P.q0, P.p0) })
+
+local cl = E.claims(sc)
+local pub = cl.pub
+local stable = P.vmax * P.vmax / (2 * P.l * P.l) > P.g / P.l
+local per_slow = #crossings >= 3 and 2 * (crossings[#crossings] - crossings[1]) / (#crossings - 1) or 0 / 0
+cl:add("slow_oscillation", "the pendulum oscillates slowly around the stable equilibrium q = 0", pub.slow_oscillation,
+       string.format("Q ∈ [%.4f, %.4f], %d sign changes, period %.3f s (linearised [D]: 0.511 s); vmax²/(2l²) = %g > g/l = %g",
+                     Qmin, Qmax, #crossings, per_slow, P.vmax * P.vmax / (2 * P.l * P.l), P.g / P.l),
+       stable and #crossings >= 2 and math.max(-Qmin, Qmax) < 0.5)
+cl:add("q_wiggle", "q = Q + small oscillations of frequency O(ω) and amplitude O(ω⁻¹) (14)", pub.q_wiggle,
+       string.format("max abs(q − Q) = %.4f rad = %.1f/ω on the grid dt = %g s (notes [H]: 0.163, accept ±5 %%)", dq, dq * P.omega, P.dt),
+       top.within(dq, 0.163, 0.05))
+cl:add("p_relation", "p = P + l⁻¹v_max sin(ωt) sin Q + O(ω⁻¹) (14)", pub.p_relation,
+       string.format("max abs(p − P − l⁻¹v_max sin(ωt) sin Q) = %.3f against max abs(p − P) = %.3f on the grid dt = %g s (notes [H]: 3.74, accept ±5 %%)",
+                     dlift, dp, P.dt),
+       top.within(dlift, 3.74, 0.05) and dlift < dp)
+cl:add("omega", "ε⁻¹ = ω", pub.omega, tostring(P.omega), P.omega == tonumber(pub.omega))
+top.write_claims(sc, cl, nil,
+  "Every maximum is over the samples t = k·dt of the check grid. The O(1/ω) terms of (14) are not small at ω = 200: " ..
+  "the phase of the averaged solution drifts by O(t/ω), which max abs(q − Q) accumulates.")
+sc:figure("top-fig5", { omega = P.omega, q0 = P.q0, p0 = P.p0 })

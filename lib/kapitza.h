@@ -675,6 +675,13 @@ typedef struct kz_vdp {
  * (exact), flow_b = the rotation (exact). */
 int kz_vdp_sys(kz_sys *s, kz_vdp *p, kz_report *r);
 
+/* ========================================================================================== */
+/* Version: written here and nowhere else. The Makefile reads it for the installed shared
+ * library (libkapitza.so.MAJOR.MINOR.PATCH, SONAME libkapitza.so.MAJOR) and kapitza.pc; the Lua
+ * binding reads it through ffi.cdef (kz.version); user models compiled from C source include it
+ * in their cache key. */
+enum kz_version { KZ_VERSION_MAJOR = 0, KZ_VERSION_MINOR = 3, KZ_VERSION_PATCH = 0 };
+
 #ifdef __cplusplus
 }
 #endif

@@ -107,6 +107,15 @@ end
 -- one-line message naming the key and what is allowed, exit status 2, nothing written.
 function M:fail(msg) die(self.id, msg) end
 
+--- Call f(...) and return its results; an error (e.g. a user model's C source that does not
+-- compile, or a Lua error inside its callback) becomes the same one-line message and exit
+-- status 2 as sc:fail (the first line of the message, no traceback).
+function M:try(f, ...)
+  local r = { pcall(f, ...) }
+  if not r[1] then die(self.id, (tostring(r[2]):match("^[^\n]*"))) end
+  return unpack(r, 2, table.maxn(r))
+end
+
 --- Parse the command line; returns the parameter table (with .out and .quick).
 function M:parse(argv)
   argv = argv or {}

@@ -95,3 +95,61 @@ bench: lib/libkapitza.so | deps
 
 clean:
 	rm -rf build lib/libkapitza.so lib/libkapitza-asan.so
+
+# ---- Installation (make install PREFIX=... DESTDIR=...; make uninstall) -------------------------
+# The version is written once, in lib/kapitza.h (enum kz_version). Installed: the header, the shared
+# library libkapitza.so.MAJOR.MINOR.PATCH (SONAME libkapitza.so.MAJOR) with its two symlinks, the
+# static library, kapitza.pc, and the Lua modules: kapitza.lua in LUADIR (LuaJIT's default search
+# path for PREFIX=/usr/local or /usr), the others in LUADIR/kapitza/ with kapitza/config.lua,
+# which tells the installed kapitza.lua where its header and library are (relative to itself).
+kz_version_part = $(shell sed -n 's/.*KZ_VERSION_$(1) = \([0-9][0-9]*\).*/\1/p' lib/kapitza.h)
+VMAJOR     := $(call kz_version_part,MAJOR)
+VERSION    := $(VMAJOR).$(call kz_version_part,MINOR).$(call kz_version_part,PATCH)
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+INCLUDEDIR ?= $(PREFIX)/include
+LIBDIR     ?= $(PREFIX)/lib
+PCDIR      ?= $(LIBDIR)/pkgconfig
+LUADIR     ?= $(PREFIX)/share/lua/5.1
+SONAME     := libkapitza.so.$(VMAJOR)
+SOFILE     := libkapitza.so.$(VERSION)
+LUAOTHER   := $(filter-out lib/kapitza.lua,$(LUAMOD))
+
+.PHONY: install uninstall
+
+build/dist/$(SOFILE): $(OBJ)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS)
+
+build/dist/libkapitza.a: $(OBJ)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+install: build/dist/$(SOFILE) build/dist/libkapitza.a
+	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PCDIR) $(DESTDIR)$(LUADIR)/kapitza
+	install -m 644 lib/kapitza.h $(DESTDIR)$(INCLUDEDIR)/kapitza.h
+	install -m 755 build/dist/$(SOFILE) $(DESTDIR)$(LIBDIR)/$(SOFILE)
+	ln -sf $(SOFILE) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libkapitza.so
+	install -m 644 build/dist/libkapitza.a $(DESTDIR)$(LIBDIR)/libkapitza.a
+	printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))' \
+	  'libdir=$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))' '' \
+	  'Name: kapitza' \
+	  'Description: numerical integrators for highly oscillatory and multirate mechanical systems' \
+	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lkapitza' 'Libs.private: -lm' \
+	  > $(DESTDIR)$(PCDIR)/kapitza.pc
+	install -m 644 lib/kapitza.lua $(DESTDIR)$(LUADIR)/kapitza.lua
+	install -m 644 $(LUAOTHER) $(DESTDIR)$(LUADIR)/kapitza/
+	printf '%s\n' '-- written by make install: where the installed kapitza.lua finds its header and library' \
+	  '-- (relative to the folder of kapitza.lua)' \
+	  'return { version = "$(VERSION)", header = "$(shell realpath -m --relative-to=$(LUADIR) $(INCLUDEDIR)/kapitza.h)",' \
+	  '         lib = "$(shell realpath -m --relative-to=$(LUADIR) $(LIBDIR)/$(SONAME))" }' \
+	  > $(DESTDIR)$(LUADIR)/kapitza/config.lua
+
+uninstall:
+	rm -f $(DESTDIR)$(INCLUDEDIR)/kapitza.h $(DESTDIR)$(LIBDIR)/$(SOFILE) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+	  $(DESTDIR)$(LIBDIR)/libkapitza.so $(DESTDIR)$(LIBDIR)/libkapitza.a $(DESTDIR)$(PCDIR)/kapitza.pc \
+	  $(DESTDIR)$(LUADIR)/kapitza.lua $(DESTDIR)$(LUADIR)/kapitza/config.lua \
+	  $(addprefix $(DESTDIR)$(LUADIR)/kapitza/,$(notdir $(LUAOTHER)))
+	-rmdir $(DESTDIR)$(LUADIR)/kapitza 2>/dev/null

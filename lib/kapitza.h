@@ -1049,6 +1049,12 @@ enum kz_top_set {
  * outlive s). */
 int kz_top_slow(kz_slow *s, kz_top *p, int set, kz_report *r);
 
+/* Version: written here and nowhere else. The Makefile reads it for the installed shared
+ * library (libkapitza.so.MAJOR.MINOR.PATCH, SONAME libkapitza.so.MAJOR) and kapitza.pc; the Lua
+ * binding reads it through ffi.cdef (kz.version); user models compiled from C source include it
+ * in their cache key. */
+enum kz_version { KZ_VERSION_MAJOR = 0, KZ_VERSION_MINOR = 3, KZ_VERSION_PATCH = 0 };
+
 #ifdef __cplusplus
 }
 #endif

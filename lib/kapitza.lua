@@ -32,13 +32,31 @@ local function header_text(path)
   end
   return table.concat(out, "\n")
 end
-ffi.cdef(header_text(here .. "/kapitza.h"))
+-- Where the header and the library are. In the source tree: beside this file (lib/kapitza.h,
+-- lib/libkapitza.so). An installed copy (make install) finds kapitza/config.lua beside it,
+-- written by the Makefile, naming the installed header and versioned library relative to this
+-- file (so a DESTDIR-staged tree works too); its other modules (models, hmm, ...) are installed
+-- in that kapitza/ folder, which goes onto package.path.
+M.header_path, M.lib_path = here .. "/kapitza.h", here .. "/libkapitza.so"
+local installed = loadfile(here .. "/kapitza/config.lua")
+if installed then
+  local cfg = installed()
+  local function abs(p)
+    p = p:sub(1, 1) == "/" and p or (here .. "/" .. p)
+    local n
+    repeat p, n = p:gsub("/[^/]+/%.%./", "/", 1) until n == 0
+    return p
+  end
+  M.installed, M.header_path, M.lib_path = true, abs(cfg.header), abs(cfg.lib)
+  package.path = here .. "/kapitza/?.lua;" .. package.path
+end
+M.lib_path = os.getenv("KZ_LIB") or M.lib_path
+ffi.cdef(header_text(M.header_path))
 
 -- Keep the namespace in a module-level local so it is never collected.
-local libpath = os.getenv("KZ_LIB") or (here .. "/libkapitza.so")
-local okload, C = pcall(ffi.load, libpath)
+local okload, C = pcall(ffi.load, M.lib_path)
 if not okload then
-  error(string.format("kapitza: the C library %s is not built (run make in %s): %s", libpath, M.root,
+  error(string.format("kapitza: the C library %s is not built (run make in %s): %s", M.lib_path, M.root,
                       tostring(C):gsub("^.-: ", "")), 0)
 end
 M.C, M.ffi = C, ffi
@@ -52,6 +70,15 @@ end
 
 --- Raise a Lua error for a failed status.
 function M.fail(fname, status, r)
+  -- A Lua function of a user's model (lib/usermodel.lua) failed inside this call: the callback
+  -- stored its message and returned a status through C; report that message, in one line.
+  local pending = M.callback_error
+  if pending then
+    M.callback_error = nil
+    local where = ""
+    if r ~= nil and r.fail_time == r.fail_time then where = string.format(" (at t = %.17g)", r.fail_time) end
+    error(string.format("%s: %s%s", fname, pending, where), 0)
+  end
   local msg = string.format("%s: %s", fname, ffi.string(C.kz_strerror(status)))
   if r ~= nil then
     if r.param ~= nil then msg = msg .. string.format(" (parameter '%s')", ffi.string(r.param)) end
@@ -65,6 +92,7 @@ end
 function M.call(fname, ...)
   local n = select("#", ...)
   local r = select(n, ...)
+  M.callback_error = nil
   local status = C[fname](...)
   if status ~= 0 then M.fail(fname, status, r) end
   return r
@@ -201,5 +229,10 @@ end
 
 --- Fresh solve counters (kz_con_stats: pos_solves, vel_solves).
 function M.con_stats() return ffi.new("kz_con_stats") end
+
+-- Version (enum kz_version of lib/kapitza.h, the one place it is written).
+---------------------------------------------------------------------------------------------------
+
+M.version = string.format("%d.%d.%d", C.KZ_VERSION_MAJOR, C.KZ_VERSION_MINOR, C.KZ_VERSION_PATCH)
 
 return M

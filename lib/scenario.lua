@@ -172,6 +172,15 @@ local function report(id, err)
   return lib and 2 or 1
 end
 
+--- Call f(...) and return its results; an error (e.g. a user model's C source that does not
+-- compile, or a Lua error inside its callback) becomes the same one-line message and exit
+-- status 2 as sc:fail (the first line of the message, no traceback).
+function M:try(f, ...)
+  local r = { pcall(f, ...) }
+  if not r[1] then die(self.id, (tostring(r[2]):match("^[^\n]*"))) end
+  return unpack(r, 2, table.maxn(r))
+end
+
 --- Parse the command line; returns the parameter table (with .out, .quick, .force).
 --
 -- The first call runs the whole script again, protected: the scenario file (arg[0]) is loaded

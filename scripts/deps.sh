@@ -8,6 +8,7 @@ command -v luajit  >/dev/null 2>&1 || need="$need luajit"
 command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
 command -v cc      >/dev/null 2>&1 || need="$need gcc"
 command -v cmark-gfm >/dev/null 2>&1 || need="$need cmark-gfm"
+command -v pkg-config >/dev/null 2>&1 || need="$need pkgconf"
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ]; then
   echo "deps: installing$need" >&2

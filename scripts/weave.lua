@@ -18,6 +18,7 @@ local papers = {
   { key = "ste", title = "Sharp, Tsai & Engquist: HMM for the inverted pendulum (seed 002)" },
   { key = "sam", title = "Calvo, Chartier, Murua & Sanz-Serna: stroboscopic averaging (seed 003)" },
   { key = "top", title = "Fredbo: HMM with slow variables for the spinning top (seed 004)" },
+  { key = "ex", title = "Your own experiment: examples outside the papers" },
 }
 
 local function lines_of(cmd)

@@ -1,0 +1,548 @@
+-- usermodel.lua -- a model of your own, written in one Lua file, in the shape of lib/models.lua
+-- ({ name, dim, nq, par, sys, vib, avg, ... }), so that hmm.run, the SAM binding, kz.trajectory
+-- and kz.run take it unchanged. Two ways to write its functions:
+--
+--  (a) Lua functions, called from C through FFI callbacks: the slow path (make bench measures
+--      it), fine for trying an idea. A Lua error inside one of them never unwinds through C: the
+--      callback catches it (pcall), stores the message, returns KZ_EMODEL through C, and the
+--      binding (kz.fail) raises that message as a one-line error. (LuaJIT aborts the process
+--      when compiled code calls C that calls back into Lua: kz.call, through which every binding
+--      calls C, is kept out of compiled traces once a Lua-function model exists.)
+--  (b) C source text in the Lua file: written with a small generated preamble to a cache
+--      directory, compiled once with the system C compiler into a shared object named by a hash
+--      of (preamble + source + compiler command + kapitza version), loaded with ffi.load; later
+--      runs load the cached object. Full speed: the same machine code as a built-in model. A
+--      source that does not compile is a one-line error with the compiler's first error line
+--      (<name>.c:LINE:COL, lines counted from the first line of the source text).
+--
+--   local um = require "usermodel"
+--   local spec = {
+--     name = "pendulum", nq = 1, params = { "l", "g", "vmax", "omega", "theta0" },
+--     even_in_theta = true,
+--     lua = { accel = function(p, theta, q, a) a[0] = (p.g + p.vmax * p.omega * math.cos(theta)) * math.sin(q[0]) / p.l end },
+--     c = { accel = "force", source = [[
+--       static int force(const kz_par *p, double theta, const double *q, double *a)
+--       { a[0] = (p->g + p->vmax * p->omega * cos(theta)) * sin(q[0]) / p->l; return KZ_OK; } ]] },
+--   }
+--   local m = um.model(spec, { l = 0.2, g = 9.8, vmax = 4, omega = 1e4, theta0 = 0 }, "c")  -- or "lua"
+--
+-- The spec:
+--   name           letters, digits, '_' (names the cache files and the error messages)
+--   nq | dim       second-order form y = (q, v), dim = 2 nq, v' = accel (nq); or first order y' = rhs (dim)
+--   params         parameter names (C identifiers), all doubles; in C a struct kz_par with these
+--                  fields in this order, in Lua a cdata of the same struct. With a parameter
+--                  'omega' the model is fast-forced: its functions take the fast phase
+--                  theta = omega t + theta0 ('theta0' optional, else 0) and it gets a kz_vib for
+--                  the HMM (and sys in time form); without 'omega' they take the time t.
+--   even_in_theta  f(-theta, .) = f(theta, .) (lets Algorithm 2 halve its windows)
+--   lua, c         the functions: accel(p, theta, q, a) | rhs(p, theta, y, f) (one of them),
+--                  reconstruct(p, theta, Y, y) (optional: micro state from the macro state),
+--                  averaged(p, q, a) | averaged(p, y, f) (optional: the averaged equation, avg).
+--                  Arrays are double pointers, 0-based, in both languages. Return nothing (Lua) /
+--                  KZ_OK (C), or a kz status to refuse. In `c`, each key names the C function;
+--                  c.source is the C text (math.h is included; do not include kapitza.h).
+--
+-- Environment: CC (default cc) and KZ_CFLAGS (default -O2) choose the compiler; KZ_CACHE the
+-- cache directory (default $XDG_CACHE_HOME/kapitza, ~/.cache/kapitza, the source tree's
+-- build/cache, /tmp/kapitza-cache-<uid>: the first that exists or can be created).
+local kz = require "kapitza"
+local ffi, C = kz.ffi, kz.C
+local bit = require "bit"
+
+local M = {}
+
+--- Work done by this process: C sources compiled, cached objects loaded (counters for tests).
+M.stats = { compiles = 0, loads = 0 }
+
+-- Functions of libc used here (pcall: another module may have declared them already).
+pcall(ffi.cdef, "int getpid(void);")
+pcall(ffi.cdef, "unsigned int getuid(void);")
+
+---------------------------------------------------------------------------------------------------
+-- FNV-1a, 64 bits (Fowler, Noll, Vo), with LuaJIT's 64-bit bit operations on uint64_t cdata.
+---------------------------------------------------------------------------------------------------
+
+local FNV_OFFSET, FNV_PRIME = 0xcbf29ce484222325ULL, 0x100000001b3ULL
+
+--- The FNV-1a 64 hash of a string, as 16 hex digits.
+function M.hash(s)
+  local h = FNV_OFFSET
+  for i = 1, #s do h = bit.bxor(h, s:byte(i)) * FNV_PRIME end
+  return bit.tohex(h)
+end
+
+---------------------------------------------------------------------------------------------------
+-- The spec
+---------------------------------------------------------------------------------------------------
+
+local C_KEYWORDS = {}
+for w in ([[auto break case char const continue default do double else enum extern float for goto
+  if inline int long register restrict return short signed sizeof static struct switch typedef
+  union unsigned void volatile while]]):gmatch("%a+") do C_KEYWORDS[w] = true end
+
+local function bad(spec, msg)
+  error(string.format("usermodel '%s': %s", tostring(type(spec) == "table" and spec.name or "?"), msg), 0)
+end
+
+local function is_ident(s) return type(s) == "string" and s:match("^[%a_][%w_]*$") and not C_KEYWORDS[s] end
+
+-- Check the spec once; returns the derived layout {dim, nq, vibrated, first, fns = {...}}.
+local function layout(spec)
+  if type(spec) ~= "table" then error("usermodel: the spec must be a table", 0) end
+  if type(spec.name) ~= "string" or not spec.name:match("^[%w_]+$") then
+    bad(spec, "name must be letters, digits or '_'")
+  end
+  local L = { vibrated = false, params = {}, index = {} }
+  if spec.nq ~= nil then
+    if type(spec.nq) ~= "number" or spec.nq < 1 or spec.nq ~= math.floor(spec.nq) then bad(spec, "nq must be a whole number >= 1") end
+    L.nq, L.dim = spec.nq, 2 * spec.nq
+  elseif spec.dim ~= nil then
+    if type(spec.dim) ~= "number" or spec.dim < 1 or spec.dim ~= math.floor(spec.dim) then bad(spec, "dim must be a whole number >= 1") end
+    L.nq, L.dim = 0, spec.dim
+  else
+    bad(spec, "give nq (second-order form) or dim (first-order form)")
+  end
+  if type(spec.params) ~= "table" or #spec.params < 1 then bad(spec, "params must list the parameter names") end
+  for i, p in ipairs(spec.params) do
+    if not is_ident(p) or p:match("^kz") then bad(spec, string.format("parameter name '%s' is not a usable C identifier", tostring(p))) end
+    if L.index[p] then bad(spec, "parameter '" .. p .. "' listed twice") end
+    L.params[i], L.index[p] = p, i
+  end
+  L.vibrated = L.index.omega ~= nil
+  L.force = L.nq > 0 and "accel" or "rhs"
+  return L
+end
+
+-- The functions one way (lua or c) defines; checks their kinds.
+local function functions(spec, L, how)
+  local t = spec[how]
+  if how == "c" and type(t) ~= "table" then bad(spec, "c must be a table { source = [[...]], " .. L.force .. " = 'name', ... }") end
+  if how == "lua" and type(t) ~= "table" then bad(spec, "lua must be a table of functions { " .. L.force .. " = function ... }") end
+  local other = L.force == "accel" and "rhs" or "accel"
+  if t[other] ~= nil then
+    bad(spec, string.format("%s: '%s' belongs to the %s form (this model has %s)", how, other,
+                            other == "accel" and "second-order (nq)" or "first-order (dim)", L.nq > 0 and "nq" or "dim"))
+  end
+  if t[L.force] == nil then bad(spec, string.format("%s.%s is missing (the model's force)", how, L.force)) end
+  if not L.vibrated and t.reconstruct ~= nil then bad(spec, "reconstruct needs a fast-forced model (a parameter 'omega')") end
+  local fns = {}
+  for _, k in ipairs { L.force, "reconstruct", "averaged" } do
+    local f = t[k]
+    if f ~= nil then
+      if how == "lua" and type(f) ~= "function" then bad(spec, "lua." .. k .. " must be a function") end
+      if how == "c" and (not is_ident(f) or f:match("^kz")) then bad(spec, "c." .. k .. " must name a C function (not kz...)") end
+      fns[k] = f
+    end
+  end
+  for k in pairs(t) do
+    if not (fns[k] or (how == "c" and k == "source")) then bad(spec, string.format("%s.%s: unknown entry", how, tostring(k))) end
+  end
+  if how == "c" and type(t.source) ~= "string" then bad(spec, "c.source must be the C source text") end
+  return fns
+end
+
+-- The parameter struct's body, the same in Lua (ffi) and C.
+local function struct_body(L)
+  local f = {}
+  for i, p in ipairs(L.params) do f[i] = "  double " .. p .. ";" end
+  return "{\n" .. table.concat(f, "\n") .. "\n}"
+end
+
+local ptypes = {} -- struct body -> ctype (anonymous structs: no name to collide)
+local function par_type(L)
+  local body = struct_body(L)
+  ptypes[body] = ptypes[body] or ffi.typeof("struct " .. body)
+  return ptypes[body]
+end
+
+local function new_par(spec, L, values)
+  if type(values) ~= "table" then bad(spec, "the parameter values must be a table") end
+  local P = ffi.new(par_type(L))
+  for _, p in ipairs(L.params) do
+    local v = values[p]
+    if v == nil and p == "theta0" then v = 0 end
+    if type(v) ~= "number" or v ~= v or v == math.huge or v == -math.huge then
+      bad(spec, string.format("parameter '%s' must be a finite number (got %s)", p, tostring(v)))
+    end
+    P[p] = v
+  end
+  for k in pairs(values) do
+    if not L.index[k] then bad(spec, string.format("unknown parameter '%s' (the model has %s)", tostring(k), table.concat(L.params, ", "))) end
+  end
+  return P
+end
+
+---------------------------------------------------------------------------------------------------
+-- (b) C source: generated translation unit, cache, compiler
+---------------------------------------------------------------------------------------------------
+
+local KEY_FORMAT = "kapitza-usermodel-1"
+
+local function read(path)
+  local f = io.open(path, "rb")
+  if not f then return nil end
+  local s = f:read("*a")
+  f:close()
+  return s
+end
+
+local status_enum -- enum kz_status, copied from the header the binding loaded
+local function kz_status_enum()
+  if not status_enum then
+    status_enum = assert((read(kz.header_path) or ""):match("(enum kz_status%s*{.-};)"),
+                         "usermodel: enum kz_status not found in " .. kz.header_path)
+  end
+  return status_enum
+end
+
+-- The exported wrappers: kapitza's function types over the user's functions (static inline in
+-- the same translation unit, so the compiler inlines them).
+local function wrappers(L, fns)
+  local w = {}
+  local function add(fmt, ...) w[#w + 1] = string.format(fmt, ...) end
+  -- parameter names in the kzu_ namespace, which user functions may not use
+  local F, decl = fns[L.force], "const double *kzu_x, double *kzu_out"
+  if L.vibrated then
+    local theta0 = L.index.theta0 and "((const kz_par *)kzu_par)->theta0" or "0.0"
+    add("int kzu_vib_%s(void *kzu_par, double kzu_theta, %s)\n{\n  return %s((const kz_par *)kzu_par, kzu_theta, kzu_x, kzu_out);\n}",
+        L.force, decl, F)
+    add("int kzu_sys_%s(void *kzu_par, double kzu_t, %s)\n{\n  return %s((const kz_par *)kzu_par, " ..
+        "((const kz_par *)kzu_par)->omega * kzu_t + %s, kzu_x, kzu_out);\n}", L.force, decl, F, theta0)
+  else
+    add("int kzu_sys_%s(void *kzu_par, double kzu_t, %s)\n{\n  return %s((const kz_par *)kzu_par, kzu_t, kzu_x, kzu_out);\n}",
+        L.force, decl, F)
+  end
+  if fns.reconstruct then
+    add("int kzu_reconstruct(void *kzu_par, double kzu_theta, const double *kzu_Y, double *kzu_y)\n{\n" ..
+        "  return %s((const kz_par *)kzu_par, kzu_theta, kzu_Y, kzu_y);\n}", fns.reconstruct)
+  end
+  if fns.averaged then
+    add("int kzu_avg_%s(void *kzu_par, double kzu_t, %s)\n{\n  (void)kzu_t;\n  return %s((const kz_par *)kzu_par, kzu_x, kzu_out);\n}",
+        L.force, decl, fns.averaged)
+  end
+  return table.concat(w, "\n\n")
+end
+
+--- The translation unit compiled for a spec: generated preamble, the user's source, wrappers.
+function M.translation_unit(spec)
+  local L = layout(spec)
+  local fns = functions(spec, L, "c")
+  local src = spec.c.source
+  return table.concat({
+    string.format("/* Generated by kapitza %s (lib/usermodel.lua) for the model '%s'. The cache key is a\n" ..
+                  " * hash of this text and the compiler command: do not edit. */", kz.version, spec.name),
+    "#include <math.h>", "#include <stddef.h>", "",
+    "/* from kapitza.h */", kz_status_enum(), "",
+    "/* the model's parameters */", "typedef struct kz_par " .. struct_body(L) .. " kz_par;", "",
+    string.format('#line 1 "%s.c"', spec.name), src, "",
+    string.format('#line 1 "%s (generated wrappers)"', spec.name), wrappers(L, fns), "" }, "\n"), L, fns
+end
+
+local function sh_quote(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+
+local function exit_code(ok, code)
+  -- LuaJIT's os.execute returns the raw wait status
+  if ok == true or ok == 0 then return 0 end
+  if type(ok) == "number" then return ok >= 256 and math.floor(ok / 256) or ok end
+  return code or 1
+end
+
+local function getpid()
+  local ok, pid = pcall(function() return ffi.C.getpid() end)
+  return ok and tonumber(pid) or math.random(1, 2 ^ 30)
+end
+
+local function getuid()
+  local ok, uid = pcall(function() return ffi.C.getuid() end)
+  return ok and tonumber(uid) or 0
+end
+
+--- The cache directories, in order of preference: KZ_CACHE alone when set; else
+-- $XDG_CACHE_HOME/kapitza, $HOME/.cache/kapitza, the source tree's build/cache,
+-- /tmp/kapitza-cache-<uid> (used only when owned by this user).
+function M.cache_dirs()
+  local env = os.getenv("KZ_CACHE")
+  if env and env ~= "" then return { { dir = env } } end
+  local t = {}
+  local xdg, home = os.getenv("XDG_CACHE_HOME"), os.getenv("HOME")
+  if xdg and xdg:sub(1, 1) == "/" then t[#t + 1] = { dir = xdg .. "/kapitza" } end
+  if home and home:sub(1, 1) == "/" then t[#t + 1] = { dir = home .. "/.cache/kapitza" } end
+  if not kz.installed then t[#t + 1] = { dir = kz.root .. "/build/cache" } end
+  t[#t + 1] = { dir = "/tmp/kapitza-cache-" .. getuid(), shared = true }
+  return t
+end
+
+-- Can dir be used for writing (created if need be: mode 700)? In a shared place (/tmp) it must
+-- be owned by this user.
+local function usable(c)
+  local cmd = string.format("mkdir -p -m 700 %s 2>/dev/null && test -d %s && test -w %s%s", sh_quote(c.dir),
+                            sh_quote(c.dir), sh_quote(c.dir), c.shared and (" && test -O " .. sh_quote(c.dir)) or "")
+  return exit_code(os.execute(cmd)) == 0
+end
+
+local function exists(path)
+  local f = io.open(path, "rb")
+  if f then f:close() end
+  return f ~= nil
+end
+
+local function owned(path) return exit_code(os.execute("test -O " .. sh_quote(path))) == 0 end
+
+local loaded = {} -- cache key -> { ns = library namespace, path = shared object }
+
+-- The compiler command (without output and input) and its description for the cache key.
+local function compiler()
+  local cc = os.getenv("CC")
+  if not cc or cc == "" then cc = "cc" end
+  local flags = os.getenv("KZ_CFLAGS")
+  if not flags or flags == "" then flags = "-O2" end
+  return cc, "-std=c11 -D_DEFAULT_SOURCE " .. flags .. " -fPIC -shared"
+end
+
+-- The first line of a compiler log that reports an error (else its first line).
+local function first_error(log)
+  local first
+  for line in (log .. "\n"):gmatch("([^\n]*)\n") do
+    line = line:gsub("^%s+", ""):gsub("%s+$", "")
+    if line ~= "" then
+      first = first or line
+      if line:match("[Ee]rror") then return line end
+    end
+  end
+  return first or "(no message)"
+end
+
+--- Compile (or find in the cache) the C source of spec; returns the library namespace, the path
+-- of the shared object and whether this call compiled it. Errors are one-line messages.
+function M.compile(spec)
+  local tu = M.translation_unit(spec)
+  local cc, flags = compiler()
+  local key = M.hash(table.concat({ KEY_FORMAT, kz.version, cc, flags, "-lm", tu }, "\0"))
+  local base = spec.name .. "-" .. key
+  if loaded[key] then return loaded[key].ns, loaded[key].path, false end
+  local dirs = M.cache_dirs()
+  -- a hit: the shared object exists in one of the cache directories
+  for _, c in ipairs(dirs) do
+    local so = c.dir .. "/" .. base .. ".so"
+    if exists(so) and (not c.shared or owned(so)) then
+      local ok, ns = pcall(ffi.load, so)
+      if ok then
+        M.stats.loads = M.stats.loads + 1
+        loaded[key] = { ns = ns, path = so }
+        return ns, so, false
+      end
+    end
+  end
+  -- a miss: compile into the first usable directory, under temporary names, then rename (two
+  -- processes compiling the same source at once both succeed; the last rename wins, same bytes)
+  local dir
+  for _, c in ipairs(dirs) do
+    if usable(c) then dir = c.dir; break end
+  end
+  if not dir then
+    bad(spec, "no usable cache directory for the compiled C source (tried " ..
+              table.concat((function() local t = {} for i, c in ipairs(dirs) do t[i] = c.dir end return t end)(), ", ") ..
+              "; set KZ_CACHE)")
+  end
+  local tag = string.format(".%d.%d.tmp", getpid(), M.stats.compiles + 1)
+  local src, so, log = dir .. "/" .. base .. ".c", dir .. "/" .. base .. ".so", dir .. "/" .. base .. ".log"
+  local f = io.open(src .. tag, "wb")
+  if not f then bad(spec, "cannot write " .. src .. tag) end
+  f:write(tu)
+  f:close()
+  -- LD_PRELOAD dropped: under the sanitizer test run it names the ASan runtime, not for cc
+  local cmd = string.format("env -u LD_PRELOAD LC_ALL=C %s %s -o %s -x c %s -lm >%s 2>&1", cc, flags, sh_quote(so .. tag),
+                            sh_quote(src .. tag), sh_quote(log .. tag))
+  local code = exit_code(os.execute(cmd))
+  local out = read(log .. tag) or ""
+  os.remove(log .. tag)
+  if code ~= 0 then
+    os.remove(so .. tag)
+    os.rename(src .. tag, src) -- kept for inspection
+    if code == 127 then bad(spec, string.format("C compiler '%s' not found (set CC)", cc)) end
+    bad(spec, string.format("the C source does not compile: %s (%s; full source %s)", first_error(out), cc, src))
+  end
+  os.rename(src .. tag, src)
+  if not os.rename(so .. tag, so) then
+    os.remove(so .. tag)
+    bad(spec, "cannot move the compiled object into " .. so)
+  end
+  M.stats.compiles = M.stats.compiles + 1
+  local ok, ns = pcall(ffi.load, so)
+  if not ok then bad(spec, "cannot load " .. so .. ": " .. tostring(ns)) end
+  loaded[key] = { ns = ns, path = so }
+  return ns, so, true
+end
+
+-- The exported wrappers' prototypes (the same names in every compiled model: each is looked up
+-- in its own library's namespace).
+pcall(ffi.cdef, [[
+int kzu_vib_accel(void *par, double theta, const double *q, double *a);
+int kzu_vib_rhs(void *par, double theta, const double *y, double *f);
+int kzu_sys_accel(void *par, double t, const double *q, double *a);
+int kzu_sys_rhs(void *par, double t, const double *y, double *f);
+int kzu_reconstruct(void *par, double theta, const double *Y, double *y);
+int kzu_avg_accel(void *par, double t, const double *q, double *a);
+int kzu_avg_rhs(void *par, double t, const double *y, double *f);
+]])
+
+---------------------------------------------------------------------------------------------------
+-- (a) Lua functions: a few process-wide callbacks dispatching on the parameter struct's address
+---------------------------------------------------------------------------------------------------
+
+-- Address of a Lua model's parameter struct -> { name, fns, vibrated, omega, theta0 }, and (weakly)
+-- -> the struct itself, handed to the user's functions. A model's entry goes when its parameter
+-- struct is collected (ffi.gc). The callbacks are created once per process (LuaJIT has a limited
+-- number of callback slots and never frees them by itself). (Casting the void * back to the
+-- model's struct type in the callback would be wrong: a compiled trace keeps the first ctype.)
+local live, pars = {}, setmetatable({}, { __mode = "v" })
+local function addr(p) return tonumber(ffi.cast("uintptr_t", ffi.cast("void *", p))) end
+
+local function failed(msg)
+  kz.callback_error = msg
+  return C.KZ_EMODEL
+end
+
+-- The callback's result from pcall(user function, ...): nothing or 0 is KZ_OK, another number is
+-- the user's own status; an error is stored for the binding and reported as KZ_EMODEL.
+local function result(e, what, ok, st)
+  if not ok then return failed(string.format("usermodel '%s': %s raised an error: %s", e.name, what, tostring(st))) end
+  if st == nil then return 0 end
+  if type(st) == "number" and st == math.floor(st) and st >= 0 and st < 2 ^ 31 then
+    if st ~= 0 then kz.callback_error = string.format("usermodel '%s': %s returned status %d (%s)", e.name, what, st,
+                                                      ffi.string(C.kz_strerror(st))) end
+    return st
+  end
+  return failed(string.format("usermodel '%s': %s returned %s (expected nothing or a kz status)", e.name, what, tostring(st)))
+end
+
+local function orphan() return failed("usermodel: a callback ran for a model that no longer exists") end
+
+--- The number of Lua-function models whose parameter structs are still alive (for tests).
+function M.live_models()
+  local n = 0
+  for _ in pairs(live) do n = n + 1 end
+  return n
+end
+
+local callbacks
+local function make_callbacks()
+  if callbacks then return callbacks end
+  -- A compiled trace must never call into C code that calls back into Lua (LuaJIT stops the
+  -- process: "bad callback"): kz.call, through which every binding calls C, stays interpreted,
+  -- and traces compiled before the first Lua model are flushed.
+  jit.off(kz.call)
+  jit.flush()
+  local cb = {}
+  local function phase(kind, ctype)
+    cb["vib_" .. kind] = ffi.cast(ctype, function(par, theta, x, out)
+      local k = addr(par)
+      local e, P = live[k], pars[k]
+      if not (e and P) then return orphan() end
+      return result(e, kind, pcall(e.fns[kind], P, theta, x, out))
+    end)
+  end
+  local function time(kind, ctype)
+    cb["sys_" .. kind] = ffi.cast(ctype, function(par, t, x, out)
+      local k = addr(par)
+      local e, P = live[k], pars[k]
+      if not (e and P) then return orphan() end
+      local arg = e.vibrated and e.omega * t + e.theta0 or t
+      return result(e, kind, pcall(e.fns[kind], P, arg, x, out))
+    end)
+  end
+  local function avg(kind, ctype)
+    cb["avg_" .. kind] = ffi.cast(ctype, function(par, t, x, out)
+      local k = addr(par)
+      local e, P = live[k], pars[k]
+      if not (e and P) then return orphan() end
+      return result(e, "averaged", pcall(e.fns.averaged, P, x, out))
+    end)
+  end
+  phase("accel", "kz_phase_accel_fn"); phase("rhs", "kz_phase_rhs_fn")
+  time("accel", "kz_accel_fn"); time("rhs", "kz_rhs_fn")
+  avg("accel", "kz_accel_fn"); avg("rhs", "kz_rhs_fn")
+  cb.reconstruct = ffi.cast("kz_recon_fn", function(par, theta, Y, y)
+    local k = addr(par)
+    local e, P = live[k], pars[k]
+    if not (e and P) then return orphan() end
+    return result(e, "reconstruct", pcall(e.fns.reconstruct, P, theta, Y, y))
+  end)
+  callbacks = cb
+  return cb
+end
+
+---------------------------------------------------------------------------------------------------
+-- The model
+---------------------------------------------------------------------------------------------------
+
+--- The model of `spec` with parameter values `values` (a table by name; theta0 defaults to 0),
+-- its functions taken from spec.c (how = "c", the default when spec.c is given) or spec.lua
+-- (how = "lua"). Returns the shape of lib/models.lua: { name, dim, nq, par, sys, vib (fast-forced
+-- models), avg (when `averaged` is given), how, averaged_force(Q) (nq = 1: a number) }, which
+-- keeps everything C points to alive. Errors are one-line messages naming the model.
+function M.model(spec, values, how)
+  local L = layout(spec)
+  how = how or (spec.c ~= nil and "c" or "lua")
+  if how ~= "c" and how ~= "lua" then bad(spec, "how must be 'c' or 'lua' (got " .. tostring(how) .. ")") end
+  local fns = functions(spec, L, how)
+  local P = new_par(spec, L, values)
+  local m = { name = spec.name, dim = L.dim, nq = L.nq, par = P, how = how, spec = spec }
+  local f = {} -- the C function pointers
+  if how == "c" then
+    local ns, path = M.compile(spec)
+    m.lib, m.lib_path = ns, path
+    f.sys = ns["kzu_sys_" .. L.force]
+    if L.vibrated then f.vib = ns["kzu_vib_" .. L.force] end
+    if fns.reconstruct then f.reconstruct = ns.kzu_reconstruct end
+    if fns.averaged then f.avg = ns["kzu_avg_" .. L.force] end
+  else
+    local cb = make_callbacks()
+    local e = { name = spec.name, fns = fns, vibrated = L.vibrated, omega = L.vibrated and P.omega or nil,
+                theta0 = L.index.theta0 and P.theta0 or 0 }
+    local k = addr(P)
+    live[k], pars[k] = e, P
+    ffi.gc(P, function() if live[k] == e then live[k] = nil end end)
+    f.sys = cb["sys_" .. L.force]
+    if L.vibrated then f.vib = cb["vib_" .. L.force] end
+    f.reconstruct = fns.reconstruct and cb.reconstruct or nil
+    f.avg = fns.averaged and cb["avg_" .. L.force] or nil
+  end
+  local function system(fn)
+    local s = ffi.new("kz_sys")
+    s.dim, s.nq, s.par = L.dim, L.nq, P
+    if L.nq > 0 then s.accel = fn else s.rhs = fn end
+    return s
+  end
+  m.sys = system(f.sys)
+  if f.avg then m.avg = system(f.avg) end
+  if L.vibrated then
+    local v = ffi.new("kz_vib")
+    v.dim, v.nq, v.omega, v.theta0 = L.dim, L.nq, P.omega, L.index.theta0 and P.theta0 or 0
+    v.even_in_theta = spec.even_in_theta and 1 or 0
+    if L.nq > 0 then v.accel = f.vib else v.rhs = f.vib end
+    if f.reconstruct then v.reconstruct = f.reconstruct end
+    v.par = P
+    m.vib = v
+    m.omega, m.period = P.omega, 2 * math.pi / P.omega
+  end
+  if m.avg then
+    local n = L.nq > 0 and L.nq or L.dim
+    local out, r = kz.vec(L.dim), kz.report()
+    --- The averaged force (second-order form) or field at Q: a number when there is one
+    -- component, else a Lua array.
+    function m.averaged_force(Q)
+      local y = kz.vec(L.dim)
+      if type(Q) == "number" then y[0] = Q else for i = 1, n do y[i - 1] = Q[i] end end
+      kz.call("kz_sys_eval", m.avg, 0, y, out, r)
+      local off = L.nq > 0 and L.nq or 0
+      if n == 1 then return out[off] end
+      local t = {}
+      for i = 1, n do t[i] = out[off + i - 1] end
+      return t
+    end
+  end
+  return m
+end
+
+return M

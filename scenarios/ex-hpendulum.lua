@@ -1,0 +1,270 @@
+-- ### Your first experiment: Kapitza's pendulum with a horizontally vibrated pivot
+--
+-- **Question.** A model that is in no paper and not in the library, written in this one file:
+-- the pendulum whose pivot is shaken *sideways*, x_p(t) = (v_max/ω) cos(ωt + θ₀), with φ measured
+-- from the downward vertical: φ'' = −(g/ℓ) sin φ + (v_max ω/ℓ) cos(ωt + θ₀) cos φ. Kapitza's
+-- averaging (Landau & Lifshitz, *Mechanics* §30, problem 2) predicts the slow motion
+-- Φ'' = F(Φ) = sin Φ (v_max² cos Φ/(2ℓ²) − g/ℓ): for v_max² > 2gℓ the bottom becomes unstable and
+-- the pendulum swings about a *tilted* equilibrium, cos Φ* = 2gℓ/v_max². Do the HMM, SAM and a
+-- direct integration, run on this user model, show that; and does the model give the same numbers
+-- whether it is written as C source (compiled on first use) or as Lua functions?
+--
+-- **Method.** ℓ = 0.2 m, g = 9.8 m s⁻², v_max = 4 m s⁻¹ (cos Φ* = 0.245, Φ* = 75.8°), ω = 10⁴ s⁻¹,
+-- θ₀ = 0, released at rest at φ = 0.5 rad; T ≈ 2 s in macro-steps of H = 8 forcing periods, so every
+-- node t_n = nH is at phase 0. The model is written twice below, as C source (lib/usermodel.lua
+-- compiles it once into a cached shared object) and as Lua functions (FFI callbacks): its force and
+-- Kapitza's averaged force. Every run is done with both: (i) the HMM of Calvo & Sanz-Serna's
+-- Algorithm 2 (leapfrog macro-steps; windows started from p = 0 at phase 0; simple filtering over one
+-- period; RK4 micro-steps, 16 per period), whose slow variables are the values at phase 0;
+-- (ii) SAM (RK4 micro-solver, 64 steps per period; RK4 macro-steps H), also stroboscopic; (iii) a
+-- direct integration, RK4 with 100 steps per period, sampled at the nodes; (iv) Kapitza's averaged
+-- equation by RK4, started from the slow initial value Q(0) = φ(0) + (v_max/(ℓω)) cos φ(0) (the
+-- release point without its wiggle ξ = −(v_max/(ℓω)) cos φ cos θ); (v) HMM force estimates F~(Q)
+-- at rest over 0 ≤ Q ≤ π against F(Q), and the zero of F~ (bisection) against Φ*; (vi) the HMM
+-- and the direct integration again at 10ω (the C model only).
+--
+-- **Readings.** The claims below are measured, each with its acceptance rule in units of the
+-- wiggle v_max/(ℓω) = 2·10⁻³ rad, the O(1/ω) that separates the stroboscopic from the averaged
+-- variables. In the figure (left) the direct solution, sampled at phase 0, lies on the averaged
+-- motion with the HMM's and SAM's nodes; on the right the HMM's force estimates lie on Kapitza's
+-- curve, far from gravity alone. The CPU time of the two ways goes to stderr only (outputs stay
+-- byte-reproducible); `make bench` measures it properly (paper/bench/usermodel.md: the Lua
+-- callbacks are the slow path).
+local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
+package.path = root .. "/lib/?.lua;" .. package.path
+local S = require "scenario"
+local E = require "experiment"
+local kz = require "kapitza"
+local hmm = require "hmm"
+local sam = require "sam"
+local um = require "usermodel"
+local bit = require "bit"
+
+-- The model, both ways: the same arithmetic, in the same order, in C and in Lua.
+local hpendulum = {
+  name = "hpendulum", nq = 1, params = { "l", "g", "vmax", "omega", "theta0" },
+  even_in_theta = true, -- the force depends on theta through cos(theta)
+  c = { accel = "force", averaged = "kapitza", source = [[
+/* phi'' = (vmax omega cos(theta) cos(phi) - g sin(phi)) / l,  theta = omega t + theta0 */
+static int force(const kz_par *p, double theta, const double *q, double *a)
+{
+  a[0] = (p->vmax * p->omega * cos(theta) * cos(q[0]) - p->g * sin(q[0])) / p->l;
+  return KZ_OK;
+}
+
+/* Kapitza's averaged force: Phi'' = sin(Phi) (vmax^2 cos(Phi) / (2 l^2) - g / l) */
+static int kapitza(const kz_par *p, const double *q, double *a)
+{
+  a[0] = sin(q[0]) * (p->vmax * p->vmax * cos(q[0]) / (2 * p->l * p->l) - p->g / p->l);
+  return KZ_OK;
+}
+]] },
+  lua = {
+    accel = function(p, theta, q, a)
+      a[0] = (p.vmax * p.omega * math.cos(theta) * math.cos(q[0]) - p.g * math.sin(q[0])) / p.l
+    end,
+    averaged = function(p, q, a)
+      a[0] = math.sin(q[0]) * (p.vmax * p.vmax * math.cos(q[0]) / (2 * p.l * p.l) - p.g / p.l)
+    end,
+  },
+}
+
+local micros = {}
+for _, name in ipairs(kz.steppers.names) do
+  if bit.band(kz.steppers[name].needs, kz.C.KZ_NEEDS_FLOWS) == 0 then micros[#micros + 1] = name end
+end
+
+local sc = S.new {
+  id = "ex-hpendulum",
+  title = "Your first experiment: the pendulum with a horizontally vibrated pivot, a user model both ways",
+  params = {
+    { "omega", 1e4, "s^-1", "angular frequency of the pivot's vibration", positive = true, max = 1e8 },
+    { "l", 0.2, "m", "pendulum length", positive = true, max = 1e3 },
+    { "g", 9.8, "m s^-2", "acceleration of gravity", min = 0, max = 1e3 },
+    { "vmax", 4, "m s^-1", "amplitude of the pivot's velocity (displacement vmax/omega)", min = 0, max = 1e3 },
+    { "q0", 0.5, "rad", "initial angle from the downward vertical (at rest, phase 0)", min = -math.pi, max = math.pi },
+    { "T", 2, "s", "end of the runs (rounded down to whole macro-steps)", positive = true, max = 1e3 },
+    { "H_periods", 8, "", "macro-step of the HMM and SAM in forcing periods", positive = true, integer = true, max = 1e7 },
+    { "macro", "leapfrog", "", "HMM macro scheme (Algorithm 2: leapfrog)", choices = kz.hmm_macros.names },
+    { "micro", "rk4", "", "HMM micro-stepper (Algorithm 2: Verlet)", choices = micros },
+    { "steps_per_period", 16, "", "HMM micro-steps per forcing period", positive = true, integer = true, max = 1e5 },
+    { "kernel", "uniform", "", "HMM averaging kernel (simple filtering: uniform)", choices = kz.kernels.names },
+    { "eta_periods", 1, "", "HMM window in forcing periods (eta_periods * steps_per_period even)", positive = true,
+      integer = true, max = 1e4 },
+    { "direct_steps", 100, "", "RK4 steps per period of the direct integration", positive = true, integer = true, max = 1e5 },
+    { "sam_n", 64, "", "SAM micro-steps (RK4) per period", positive = true, integer = true, max = 1e5 },
+    { "force_points", 37, "", "HMM force estimates over 0 <= Q <= pi", integer = true, min = 3, max = 1e4 },
+    { "lua", "yes", "", "also run the Lua-function model and compare", choices = { "yes", "no" } },
+  },
+  quick = { T = 0.5 },
+}
+local P = sc:parse(arg)
+
+-- up-front checks: nothing is computed or written when the grid does not fit
+local period = 2 * math.pi / P.omega
+local H = P.H_periods * period
+local N = math.floor(P.T / H + 1e-9)
+if N < 1 then sc:fail(string.format("T = %g is shorter than one macro-step (%d periods = %g s)", P.T, P.H_periods, H)) end
+if (P.eta_periods * P.steps_per_period) % 2 ~= 0 then
+  sc:fail("eta_periods * steps_per_period must be even (eta/2 a whole number of micro-steps)")
+end
+local T = N * H
+
+local values = { l = P.l, g = P.g, vmax = P.vmax, omega = P.omega, theta0 = 0 }
+-- the slow initial value: the release point without its wiggle xi = -(vmax/(l omega)) cos(q) cos(theta)
+local y0 = { P.q0, 0 }
+local Y0 = { P.q0 + P.vmax / (P.l * P.omega) * math.cos(P.q0), 0 }
+local function hmm_options(omega)
+  local per = 2 * math.pi / omega
+  return { preset = "cs2", macro = P.macro, micro = P.micro, kernel = P.kernel, H = H, T = T,
+           eta = P.eta_periods * per, h = per / P.steps_per_period, Q0 = P.q0, P0 = 0 }
+end
+local o = hmm_options(P.omega)
+local Qs = {}
+for i = 1, P.force_points do Qs[i] = math.pi * (i - 1) / (P.force_points - 1) end
+
+-- Everything the experiment measures, for one way of writing the model.
+local function experiment(model)
+  local t0 = os.clock()
+  local R = {}
+  R.Q, R.P, R.hmm_work = hmm.run(model, o)
+  R.direct, R.direct_work = E.grid(model.sys, T, H, y0, period / P.direct_steps)
+  local tout = {}
+  for k = 1, N do tout[k] = k * H end
+  R.sam, R.sam_work = sam.sam(sam.micro(model, "rk4"), { n = P.sam_n, period = period, H = H, y0 = y0, tout = tout, macro = "rk4" })
+  R.F = {}
+  for i, Q in ipairs(Qs) do R.F[i] = hmm.force(model, o, 0, { Q, 0 })[1] end
+  -- the zeros of F~ on (0, pi), by bisection on the estimates where F~ changes sign on the grid
+  R.zeros = {}
+  for i = 2, #Qs - 1 do
+    if R.F[i] > 0 and R.F[i + 1] <= 0 then
+      local a, b = Qs[i], Qs[i + 1]
+      for _ = 1, 40 do
+        local c = 0.5 * (a + b)
+        if hmm.force(model, o, 0, { c, 0 })[1] > 0 then a = c else b = c end
+      end
+      R.zeros[#R.zeros + 1] = 0.5 * (a + b)
+    end
+  end
+  R.seconds = os.clock() - t0
+  return R
+end
+
+local mc = sc:try(um.model, hpendulum, values, "c")
+local run = sc:try(experiment, mc)
+local runl
+if P.lua == "yes" then runl = sc:try(experiment, sc:try(um.model, hpendulum, values, "lua")) end
+local avg = E.grid(mc.avg, T, H, Y0, math.min(H, 1e-3))
+-- the HMM at ten times the frequency (the C model only): the same work, the same slow motion
+local values10 = { l = P.l, g = P.g, vmax = P.vmax, omega = 10 * P.omega, theta0 = 0 }
+local o10 = hmm_options(10 * P.omega)
+local m10 = sc:try(um.model, hpendulum, values10, "c")
+local Q10, _, work10 = sc:try(hmm.run, m10, o10)
+local direct10, dwork10 = E.grid(m10.sys, T, H, y0, period / 10 / P.direct_steps)
+
+-- data -------------------------------------------------------------------------------------------
+local rows = {}
+for n = 1, N + 1 do
+  rows[n] = { t = (n - 1) * H, q_direct = run.direct[1][n], p_direct = run.direct[2][n], Q_avg = avg[1][n],
+              P_avg = avg[2][n], Q_hmm = run.Q[n], P_hmm = run.P[n], q_sam = n > 1 and run.sam[n - 1][1] or y0[1],
+              p_sam = n > 1 and run.sam[n - 1][2] or y0[2] }
+end
+local frows = {}
+for i, Q in ipairs(Qs) do
+  frows[i] = { Q = Q, F_hmm = run.F[i], F_kapitza = mc.averaged_force(Q), F_gravity = -P.g / P.l * math.sin(Q) }
+end
+
+-- claims -----------------------------------------------------------------------------------------
+local cl = E.claims(sc)
+local function maxdiff(a, b)
+  local d = 0
+  for i = 1, #a do d = math.max(d, math.abs(a[i] - b[i])) end
+  return d
+end
+local function maxabs(a)
+  local m = 0
+  for i = 1, #a do m = math.max(m, math.abs(a[i])) end
+  return m
+end
+if runl then
+  local d, count, scale = 0, 0, 0
+  local function acc(a, b)
+    d, count, scale = math.max(d, maxdiff(a, b)), count + #a, math.max(scale, maxabs(a))
+  end
+  acc(run.Q, runl.Q); acc(run.P, runl.P); acc(run.direct[1], runl.direct[1]); acc(run.direct[2], runl.direct[2])
+  acc(run.F, runl.F); acc(run.zeros, runl.zeros)
+  for k = 1, N do acc(run.sam[k], runl.sam[k]) end
+  local same_counts = run.hmm_work.force_evals == runl.hmm_work.force_evals and
+                      run.direct_work.force_evals == runl.direct_work.force_evals and
+                      run.sam_work.force_evals == runl.sam_work.force_evals
+  cl:add("same_numbers", "the model as C source and as Lua functions gives the same numbers (HMM, direct RK4, SAM, force estimates) and work counts",
+         "equal up to round-off",
+         string.format("max abs(C − Lua) = %s over %d numbers (accept ≤ 1e-12 × %.3g); work counts %s",
+                       d == 0 and "0 (bit-identical)" or S.sci(d), count, scale, same_counts and "equal" or "differ"),
+         d <= 1e-12 * scale and #run.zeros == #runl.zeros and same_counts)
+end
+local cstar = 2 * P.g * P.l / (P.vmax * P.vmax)
+local zeros = run.zeros
+if cstar < 1 then
+  local phistar = math.acos(cstar)
+  local z = zeros[1]
+  cl:add("tilted_equilibrium", "v_max² > 2gℓ: the averaged force vanishes at the tilted equilibrium cos Φ* = 2gℓ/v_max²",
+         string.format("Φ* = %.6f rad", phistar),
+         z and string.format("zero of the HMM estimate F~(Q) at %.6f rad (%d sign change%s; accept one, within 2·10⁻³ rad)",
+                             z, #zeros, #zeros == 1 and "" or "s") or "F~ has no sign change on (0, π)",
+         #zeros == 1 and math.abs(z - phistar) <= 2e-3)
+else
+  cl:add("tilted_equilibrium", "v_max² ≤ 2gℓ: no tilted equilibrium, the bottom stays stable", "no zero of F on (0, π)",
+         string.format("%d sign change(s) of F~ on (0, π)", #zeros), #zeros == 0)
+end
+local Fsmall, Fexact = hmm.force(mc, o, 0, { 0.1, 0 })[1], mc.averaged_force(0.1)
+cl:add("bottom", string.format("near the bottom (Q = 0.1) the averaged force %s the bottom (gravity alone: %.3f)",
+         cstar < 1 and "pushes away from" or "pulls back to", -P.g / P.l * math.sin(0.1)),
+       string.format("F(0.1) = %.4f", Fexact), string.format("F~(0.1) = %.4f (accept: the sign of F, within 5 %%)", Fsmall),
+       math.abs(Fsmall / Fexact - 1) <= 0.05)
+local Fk = {}
+for i, r in ipairs(frows) do Fk[i] = r.F_kapitza end
+local dfo, fmax = maxdiff(run.F, Fk), maxabs(Fk)
+cl:add("force_curve", "the HMM force estimates follow Kapitza's averaged force over 0 ≤ Q ≤ π",
+       "F(Q) = sin Q (v_max² cos Q/(2ℓ²) − g/ℓ)",
+       string.format("max abs(F~ − F) = %.3g at %d points; max abs(F) = %.3g (accept ≤ 1 %% of it)", dfo, #Qs, fmax),
+       dfo <= 0.01 * fmax)
+local wiggle = P.vmax / (P.l * P.omega)
+local e_dir = maxdiff(run.direct[1], avg[1])
+cl:add("direct_vs_averaged", "the true motion stays within its wiggle of the averaged motion (started from the slow initial value)",
+       string.format("O(v_max/(ℓω)) = %.3g rad", wiggle),
+       string.format("max_n abs(q(t_n) − Q(t_n)) = %.3g rad (accept ≤ 1.5 v_max/(ℓω))", e_dir), e_dir <= 1.5 * wiggle)
+local e_hd = maxdiff(run.Q, run.direct[1])
+cl:add("hmm_vs_direct", "the HMM (Algorithm 2: windows from p = 0 at phase 0) follows the true motion at the stroboscopic times t_n",
+       "O(H²) + O(1/ω)",
+       string.format("max_n abs(Q_n − q(t_n)) = %.3g rad over %d macro-steps (accept ≤ v_max/(ℓω))", e_hd, N), e_hd <= wiggle)
+local e_sam = 0
+for k = 1, N do
+  e_sam = math.max(e_sam, math.abs(run.sam[k][1] - run.direct[1][k + 1]), math.abs(run.sam[k][2] - run.direct[2][k + 1]) * period)
+end
+cl:add("sam_vs_direct", "SAM's macro-steps land on the true motion at the stroboscopic times t_n",
+       "far closer than the wiggle",
+       string.format("max_n max(abs(Δq), abs(Δp)·2π/ω) = %.3g over %d macro-steps (accept ≤ v_max/(10 ℓω))", e_sam, N),
+       e_sam <= 0.1 * wiggle)
+local d10 = maxdiff(Q10, direct10[1])
+cl:add("omega_independence", "at 10ω the HMM does the same work and is as accurate; a direct integration's work grows like ω",
+       "same work, same accuracy at 10ω",
+       string.format("HMM force evaluations at ω and 10ω: %d and %d; direct: %d and %d; at 10ω max_n abs(Q_n − q(t_n)) = %.3g rad (accept equal HMM work and ≤ v_max/(ℓω))",
+                     run.hmm_work.force_evals, work10.force_evals, run.direct_work.force_evals, dwork10.force_evals, d10),
+       work10.force_evals == run.hmm_work.force_evals and d10 <= wiggle)
+
+sc:write_tsv("data/ex-hpendulum.tsv", { "t", "q_direct", "p_direct", "Q_avg", "P_avg", "Q_hmm", "P_hmm", "q_sam", "p_sam" }, rows,
+  { string.format("ex-hpendulum: horizontally vibrated pendulum, omega = %g, l = %g, g = %g, vmax = %g, q(0) = %g at rest; t_n = n H, H = %d periods",
+                  P.omega, P.l, P.g, P.vmax, P.q0, P.H_periods),
+    string.format("direct: RK4, %d steps per period; avg: Kapitza's averaged equation (RK4) from Q(0) = %.17g; hmm: macro %s, micro %s, %d steps per period, %s kernel over %d periods",
+                  P.direct_steps, Y0[1], P.macro, P.micro, P.steps_per_period, P.kernel, P.eta_periods),
+    string.format("sam: RK4 micro-solver, %d steps per period, RK4 macro-steps H", P.sam_n) })
+sc:write_tsv("data/ex-hpendulum-force.tsv", { "Q", "F_hmm", "F_kapitza", "F_gravity" }, frows,
+  { "ex-hpendulum: HMM force estimates at rest (P = 0, t = 0), Kapitza's averaged force, gravity alone" })
+io.stderr:write(string.format("ex-hpendulum: CPU seconds of the whole experiment: C source %.3f%s\n", run.seconds,
+  runl and string.format(", Lua callbacks %.3f (%.1fx)", runl.seconds, runl.seconds / run.seconds) or ""))
+cl:write(string.format("At t = %.4f s: HMM Q = %.6f, averaged Q = %.6f, direct q = %.6f rad. The C source is compiled " ..
+  "on the first run into the user cache (lib/usermodel.lua) and loaded from there afterwards.", T, run.Q[N + 1],
+  avg[1][N + 1], run.direct[1][N + 1]))
+sc:figure("ex-hpendulum", { omega = P.omega, vmax = P.vmax, l = P.l, q0 = P.q0, phistar = cstar < 1 and math.acos(cstar) or -1,
+                             H = H, Hp = P.H_periods })

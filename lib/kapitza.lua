@@ -36,6 +36,8 @@ ffi.cdef(header_text(here .. "/kapitza.h"))
 
 -- Keep the namespace in a module-level local so it is never collected.
 local C = ffi.load(os.getenv("KZ_LIB") or (here .. "/libkapitza.so"))
+-- KZ_PROFILE=FILE: time every C call and write the totals to FILE at exit (lib/profile.lua).
+if os.getenv("KZ_PROFILE") then M.prof = dofile(here .. "/profile.lua"); C = M.prof.wrap(C) end
 M.C, M.ffi = C, ffi
 
 --- A fresh, zeroed report.

@@ -199,9 +199,11 @@ function M:figure(name, vars)
   end
   local cmd = string.format("gnuplot -e %s %s 2>&1", ("'" .. table.concat(assigns, "; "):gsub("'", "'\\''") .. "'"),
                             ("'" .. script:gsub("'", "'\\''") .. "'"))
+  local t0 = kz.prof and kz.prof.now()
   local p = io.popen(cmd)
   local msg = p:read("*a")
   local ok = p:close()
+  if kz.prof then kz.prof.external(kz.prof.now() - t0) end
   if not (ok == true or ok == 0) then
     os.remove(out .. ".tmp")
     if msg:match("not found") then

@@ -10,7 +10,7 @@ CC      ?= gcc
 CSTD    := -std=c11 -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Werror
 CFLAGS  ?= -O2
-LDLIBS  := -lm
+LDLIBS  := -llapack -lm
 LUAJIT  := luajit
 SRC     := $(sort $(wildcard lib/*.c))
 HDR     := $(wildcard lib/*.h)
@@ -24,7 +24,7 @@ FIGS    := $(sort $(basename $(notdir $(shell grep -l '^\# needs:' figures/*.gp)
 STAMPS  := $(SCEN:%=build/stamp/%.ok)
 SVGS    := $(FIGS:%=paper/figures/%.svg)
 
-.PHONY: all asan figures scenarios check test bench deps clean
+.PHONY: all asan figures scenarios check test bench deps deps-peers clean
 .DELETE_ON_ERROR:
 
 all: lib/libkapitza.so
@@ -38,16 +38,20 @@ build/asan/%.o: lib/%.c $(HDR)
 	$(CC) $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	  -fno-sanitize-recover=undefined -fPIC -c $< -o $@
 
-lib/libkapitza.so: $(OBJ)
-	$(CC) -shared -o $@ $^ $(LDLIBS)
+lib/libkapitza.so: $(OBJ) | deps
+	$(CC) -shared -o $@ $(OBJ) $(LDLIBS)
 
-lib/libkapitza-asan.so: $(AOBJ)
-	$(CC) -shared -fsanitize=address,undefined -o $@ $^ $(LDLIBS)
+lib/libkapitza-asan.so: $(AOBJ) | deps
+	$(CC) -shared -fsanitize=address,undefined -o $@ $(AOBJ) $(LDLIBS)
 
 asan: lib/libkapitza-asan.so
 
 deps:
 	@sh scripts/deps.sh
+
+# The optional peers of `make bench` (GSL, SUNDIALS) and GNU parallel: large, never needed by check.
+deps-peers:
+	@sh scripts/deps.sh --peers
 
 # One stamp per scenario: it writes its own files under paper/ (never another's), so -j2 is safe;
 # it also draws its own figures (figures/<id>*.gp) when the scripts have no '# needs:' line.

@@ -476,6 +476,7 @@ typedef struct kz_vmi_params {
   double tol;              /* Newton: stop when max |residual| <= tol (momentum units, > 0) */
   int max_iter;            /* Newton: iteration cap (>= 1) */
   int solver;              /* enum kz_vmi_solver */
+  int predictor;           /* Newton's initial guess: enum kz_vmi_predictor (0 = Verlet) */
 } kz_vmi_params;
 
 /* State layout (macro node): y = (qs[ns], qf[nf], ps[ns], pf[nf]), 2 (ns + nf) numbers, where
@@ -674,6 +675,38 @@ typedef struct kz_vdp {
 /* The system and its splitting in one kz_sys: flow_a = the perturbation p' = eps (1 - q^2) p
  * (exact), flow_b = the rotation (exact). */
 int kz_vdp_sys(kz_sys *s, kz_vdp *p, kz_report *r);
+
+/* ========================================================================================== */
+/* Variational multirate integrators: Newton predictor and error measurement (issue 12).       */
+/* ========================================================================================== */
+
+/* Newton's initial guess for the unknowns of a macro step (kz_vmi_params.predictor). */
+enum kz_vmi_predictor {
+  KZ_VMI_PREDICT_VERLET = 0, /* velocity Verlet through the micro nodes (kz_vmi.c): iterations per
+                              * step flat in p; p more gradients of V and of W per step */
+  KZ_VMI_PREDICT_DRIFT = 1   /* every position moved by its initial velocity (the earlier guess) */
+};
+
+/* The errors (6.1)-(6.2) of a kz_vmi_run (ns, nf, p, dT, N macro steps; out: N+1 rows of
+ * d = 2 (ns + nf) numbers; micro: N p + 1 rows of (qf, pf), or NULL) against a reference on the
+ * grid t_i = i href (ref: nref rows of d numbers). Every node time k dT and k dT + m dT/p must lie
+ * on the grid within 1e-9 max(1, t) (else KZ_EGRID, parameter "href"; beyond the last row:
+ * KZ_EBUFFER, "ref"). e receives enum kz_vmi_err numbers: sup over the nodes of Euclidean norms.
+ * A measurement: counts nothing. */
+enum kz_vmi_err {
+  KZ_VMI_E_QMAC = 0, /* macro nodes, q = (qs, qf) */
+  KZ_VMI_E_PMAC = 1, /* macro nodes, p = (ps, pf) */
+  KZ_VMI_E_QMIC = 2, /* inner micro nodes m = 1..p-1, qf (0 without micro) */
+  KZ_VMI_E_PMIC = 3, /* inner micro nodes, pf */
+  KZ_VMI_E_QS = 4,   /* macro nodes, each part alone: qs, qf, ps, pf */
+  KZ_VMI_E_QF = 5,
+  KZ_VMI_E_PS = 6,
+  KZ_VMI_E_PF = 7,
+  KZ_VMI_E_N = 8
+};
+int kz_vmi_errors(int ns, int nf, int p, double dT, long long N, const double *out,
+                  const double *micro, const double *ref, long long nref, double href, double *e,
+                  kz_report *r);
 
 #ifdef __cplusplus
 }

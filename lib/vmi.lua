@@ -23,6 +23,7 @@ M.schemes = {
 M.scheme_names = { MM = "midpoint-midpoint (Thm 3.3)", TM = "trapezoidal-midpoint, left rectangle in V",
                    TT = "trapezoidal-trapezoidal, left rectangle in V and W" }
 M.solvers = { structured = C.KZ_VMI_STRUCTURED, dense = C.KZ_VMI_DENSE }
+M.predictors = { verlet = C.KZ_VMI_PREDICT_VERLET, drift = C.KZ_VMI_PREDICT_DRIFT }
 
 local function scheme_of(s)
   if type(s) == "table" then return s end
@@ -31,7 +32,8 @@ local function scheme_of(s)
   return q
 end
 
---- A kz_vmi_params from a scheme name (or {alpha_V, ...}) and options {p, dT, tol, max_iter, solver}.
+--- A kz_vmi_params from a scheme name (or {alpha_V, ...}) and options {p, dT, tol, max_iter, solver,
+-- predictor ('verlet', the default, or 'drift')}.
 function M.params(scheme, o)
   local q = scheme_of(scheme)
   local P = ffi.new("kz_vmi_params")
@@ -43,6 +45,9 @@ function M.params(scheme, o)
   local sv = M.solvers[o.solver or "structured"]
   if not sv then error("vmi: solver must be 'structured' or 'dense' (got " .. tostring(o.solver) .. ")", 2) end
   P.solver = sv
+  local pr = M.predictors[o.predictor or "verlet"]
+  if not pr then error("vmi: predictor must be 'verlet' or 'drift' (got " .. tostring(o.predictor) .. ")", 2) end
+  P.predictor = pr
   return P
 end
 
@@ -230,48 +235,19 @@ end
 -- Measurements
 ---------------------------------------------------------------------------------------------------
 
---- Errors (6.1)-(6.2) of a run against a reference on the grid of spacing href (a multiple-free
--- lookup: node time / href must be an integer). Returns {q_mac, p_mac, q_mic, p_mic, qs, qf, ps, pf}
--- with the Euclidean norm over the whole vector and the sup over nodes; qs..pf split the macro
--- errors into slow and fast parts (Figs. 6.13, 6.15).
-function M.errors(model, res, ref, href)
-  local ns, nf, d = model.ns, model.nf, model.d
-  local dt = res.dT / res.p
-  local function idx(t)
-    local i = math.floor(t / href + 0.5)
-    assert(math.abs(i * href - t) < 1e-9 * math.max(1, t), "vmi.errors: node not on the reference grid")
-    return i
-  end
-  local e = { q_mac = 0, p_mac = 0, q_mic = 0, p_mic = 0, qs = 0, qf = 0, ps = 0, pf = 0 }
-  for k = 0, res.N do
-    local y, z = res.row(k), ref + idx(k * res.dT) * d
-    local a = { 0, 0, 0, 0 } -- qs, qf, ps, pf squared
-    for i = 0, d - 1 do
-      local g = (i < ns and 1) or (i < ns + nf and 2) or (i < 2 * ns + nf and 3) or 4
-      local dy = y[i] - z[i]
-      a[g] = a[g] + dy * dy
-    end
-    e.qs, e.qf = math.max(e.qs, math.sqrt(a[1])), math.max(e.qf, math.sqrt(a[2]))
-    e.ps, e.pf = math.max(e.ps, math.sqrt(a[3])), math.max(e.pf, math.sqrt(a[4]))
-    e.q_mac = math.max(e.q_mac, math.sqrt(a[1] + a[2]))
-    e.p_mac = math.max(e.p_mac, math.sqrt(a[3] + a[4]))
-  end
-  if res.micro then
-    for k = 0, res.N - 1 do
-      for m = 1, res.p - 1 do
-        local j = k * res.p + m
-        local u, z = res.micro + j * 2 * nf, ref + idx(k * res.dT + m * dt) * d
-        local sq, sp = 0, 0
-        for i = 0, nf - 1 do
-          local dq, dp = u[i] - z[ns + i], u[nf + i] - z[2 * ns + nf + i]
-          sq, sp = sq + dq * dq, sp + dp * dp
-        end
-        e.q_mic = math.max(e.q_mic, math.sqrt(sq))
-        e.p_mic = math.max(e.p_mic, math.sqrt(sp))
-      end
-    end
-  end
-  return e
+--- Errors (6.1)-(6.2) of a run against a reference on the grid of spacing href (every node time /
+-- href must be an integer; nref = rows of ref, default: enough for the run). Returns {q_mac, p_mac,
+-- q_mic, p_mic, qs, qf, ps, pf} with the Euclidean norm over the whole vector and the sup over
+-- nodes; qs..pf split the macro errors into slow and fast parts (Figs. 6.13, 6.15). One C call
+-- (kz_vmi_errors) over all the run's rows.
+function M.errors(model, res, ref, href, nref)
+  local e = kz.vec(C.KZ_VMI_E_N)
+  nref = nref or math.floor(res.N * res.dT / href + 0.5) + 1
+  kz.call("kz_vmi_errors", model.ns, model.nf, res.p, res.dT, res.N, res.out, res.micro, ref, nref, href, e,
+          kz.report())
+  return { q_mac = e[C.KZ_VMI_E_QMAC], p_mac = e[C.KZ_VMI_E_PMAC], q_mic = e[C.KZ_VMI_E_QMIC],
+           p_mic = e[C.KZ_VMI_E_PMIC], qs = e[C.KZ_VMI_E_QS], qf = e[C.KZ_VMI_E_QF], ps = e[C.KZ_VMI_E_PS],
+           pf = e[C.KZ_VMI_E_PF] }
 end
 
 --- The one-step propagation matrix (5.2) of the implemented scheme on the harmonic oscillator
@@ -427,7 +403,7 @@ function M.convergence(problem, scheme, o)
   for _, p in ipairs(o.p) do
     for _, dT in ipairs(o.dT) do
       local res = M.run(model, scheme, { p = p, dT = dT, T = o.T, tol = o.tol, micro = true })
-      local e = M.errors(model, res, ref, o.href)
+      local e = M.errors(model, res, ref, o.href, n + 1)
       e.p, e.dT, e.newton = p, dT, res.counts.newton_iters
       rows[#rows + 1] = e
       if o.progress then o.progress() end
@@ -562,7 +538,7 @@ end
 
 --- Computing-time study (Sec. 6.3): FPU with micro step dt fixed and dT = p dt, run for `steps`
 -- macro steps (default: all N = T/dT). The fastest of `reps` repetitions is kept (machines are
--- noisy). Returns {N, steps, newton, jac, t_cpu, t_dx, t_jac}: t_cpu the whole run, t_dx and
+-- noisy); o.predictor as in M.params. Returns {N, steps, newton, jac, t_cpu, t_dx, t_jac}: t_cpu the whole run, t_dx and
 -- t_jac the linear-solve and Jacobian-assembly times per macro step (summed over its iterations),
 -- t_dx_iter and t_jac_iter the same per Newton iteration.
 function M.timing(scheme, solver, p, o)
@@ -572,7 +548,8 @@ function M.timing(scheme, solver, p, o)
   local steps = math.min(N, o.max_steps or N)
   local best
   for _ = 1, o.reps or 1 do
-    local r = M.run(fpu, scheme, { p = p, dT = dT, N = steps, tol = o.tol or 1e-9, timing = true, solver = solver })
+    local r = M.run(fpu, scheme, { p = p, dT = dT, N = steps, tol = o.tol or 1e-9, timing = true, solver = solver,
+                                   predictor = o.predictor })
     local t = { N = N, steps = steps, newton = r.counts.newton_iters, jac = r.counts.jac_evals,
                 t_cpu = r.timing.total, t_dx = r.timing.solve / steps, t_jac = r.timing.jac / steps,
                 t_dx_iter = r.timing.solve / r.counts.newton_iters, t_jac_iter = r.timing.jac / r.counts.jac_evals }
@@ -734,7 +711,7 @@ end
 
 --- The runs of the computing-time study (Figs. 6.18, 6.19): for each scheme in P.schemes, the
 -- structured solver at every p in P.p (fastest of P.reps) and then the dense solver at every
--- p <= P.dense_pmax (one run), micro step P.dt, to P.T, Newton tol P.tol; with dense_steps_from,
+-- p <= P.dense_pmax (one run), micro step P.dt, to P.T, Newton tol P.tol, P.predictor; with dense_steps_from,
 -- the dense runs with p >= dense_steps_from stop after P.dense_steps macro steps. Returns the
 -- M.timing results in run order, each with scheme, solver, p and jac_evals (= jac).
 function M.timing_sweep(sc, P, dense_steps_from)
@@ -747,7 +724,7 @@ function M.timing_sweep(sc, P, dense_steps_from)
         if solver == "structured" or p <= P.dense_pmax then
           local cut = solver == "dense" and dense_steps_from and p >= dense_steps_from
           local t = M.timing(sch, solver, p, { dt = P.dt, T = P.T, tol = P.tol, reps = solver == "dense" and 1 or P.reps,
-                                               max_steps = cut and P.dense_steps or nil })
+                                               max_steps = cut and P.dense_steps or nil, predictor = P.predictor })
           t.scheme, t.solver, t.p, t.jac_evals = sch, solver, p, t.jac
           runs[#runs + 1] = t
           sc:progress(string.format("%s %s p = %d", sch, solver, p))
@@ -757,6 +734,11 @@ function M.timing_sweep(sc, P, dense_steps_from)
   end
   return runs
 end
+
+--- The `predictor` parameter of the computing-time scenarios (Figs. 6.18, 6.19): their Newton
+-- iterations start from the drift guess, the usual one and the one these outputs were first made
+-- with (the paper does not say which it used); `predictor=verlet` runs the library's default.
+M.timing_predictor_param = { "predictor", "drift", "", "Newton's initial guess (lib/kz_vmi.c)", choices = { "drift", "verlet" } }
 
 --- Footer of the machine-dependent timing tables.
 M.timing_note = "\nTimes are from the machine that last ran the scenario (machine-dependent, not part of the regression check).\n"

@@ -150,10 +150,30 @@ end
 -- Files
 ---------------------------------------------------------------------------------------------------
 
+-- Directories are created once per process, without a shell: mkdir(2) through the FFI on each
+-- missing component (EEXIST is fine), `mkdir -p` only if the FFI declaration is unavailable.
+local made = {}
+local ffi_ok, ffi = pcall(require, "ffi")
+local sys_mkdir = ffi_ok and pcall(ffi.cdef, "int kz_sc_mkdir(const char *path, unsigned int mode) __asm__(\"mkdir\");")
 local function mkdir_p(dir)
-  if dir == "" then return end
-  local ok = os.execute(string.format("mkdir -p '%s'", dir:gsub("'", "'\\''")))
-  if ok ~= 0 and ok ~= true then error("cannot create directory " .. dir) end
+  if dir == "" or made[dir] then return end
+  if sys_mkdir then
+    local path = dir:sub(1, 1) == "/" and "" or "."
+    for part in dir:gmatch("[^/]+") do
+      path = path .. "/" .. part
+      if not made[path] then
+        ffi.C.kz_sc_mkdir(path, tonumber("755", 8))
+        made[path] = true
+      end
+    end
+    local f = io.open(dir .. "/.", "r")
+    if not f then error("cannot create directory " .. dir) end
+    f:close()
+  else
+    local ok = os.execute(string.format("mkdir -p '%s'", dir:gsub("'", "'\\''")))
+    if ok ~= 0 and ok ~= true then error("cannot create directory " .. dir) end
+  end
+  made[dir] = true
 end
 
 --- Write `text` to `path` atomically (temporary name in the same folder, then rename).
@@ -346,7 +366,9 @@ end
 -- Progress on stderr: a bar with ETA on a terminal, a few summary lines otherwise.
 ---------------------------------------------------------------------------------------------------
 
+local sys_isatty = ffi_ok and pcall(ffi.cdef, "int kz_sc_isatty(int fd) __asm__(\"isatty\");")
 local function isatty()
+  if sys_isatty then return ffi.C.kz_sc_isatty(2) == 1 end
   local ok = os.execute("test -t 2")
   return ok == 0 or ok == true
 end

@@ -252,16 +252,20 @@ end
 
 --- The one-step propagation matrix (5.2) of the implemented scheme on the harmonic oscillator
 -- (nf = 0): columns are the images of (1, 0) and (0, 1) (the map is linear). Returns a, b, c, d.
+local prop = { models = {}, y = nil, r = nil } -- reused by M.propagation (bisections call it thousands of times)
 function M.propagation(scheme, omega_s, dT, p)
-  local ho = M.harmonic { omega_s = omega_s }
+  local ho = prop.models[omega_s]
+  if not ho then ho = M.harmonic { omega_s = omega_s }; prop.models[omega_s] = ho end
   local P = M.params(scheme, { p = p, dT = dT, tol = 1e-13 })
-  local cols = {}
+  prop.y, prop.r = prop.y or kz.vec(2), prop.r or kz.report()
+  local y, r = prop.y, prop.r
+  local c = {}
   for j = 1, 2 do
-    local y = kz.vec(2, { j == 1 and 1 or 0, j == 2 and 1 or 0 })
-    kz.call("kz_vmi_step", ho.model, P, 0, y, nil, nil, kz.report())
-    cols[j] = { y[0], y[1] }
+    y[0], y[1] = j == 1 and 1 or 0, j == 2 and 1 or 0
+    kz.call("kz_vmi_step", ho.model, P, 0, y, nil, nil, r)
+    c[2 * j - 1], c[2 * j] = y[0], y[1]
   end
-  return cols[1][1], cols[2][1], cols[1][2], cols[2][2]
+  return c[1], c[3], c[2], c[4]
 end
 
 --- Spectral radius of a real 2x2 matrix [[a, b], [c, d]].

@@ -24,7 +24,7 @@ FIGS    := $(sort $(basename $(notdir $(shell grep -l '^\# needs:' figures/*.gp)
 STAMPS  := $(SCEN:%=build/stamp/%.ok)
 SVGS    := $(FIGS:%=paper/figures/%.svg)
 
-.PHONY: all asan figures scenarios check test bench deps deps-peers clean
+.PHONY: all asan figures scenarios check test bench deps deps-peers peers clean FORCE
 .DELETE_ON_ERROR:
 
 all: lib/libkapitza.so
@@ -48,6 +48,29 @@ asan: lib/libkapitza-asan.so
 
 deps:
 	@sh scripts/deps.sh
+
+# The optional peer integrators of `make bench` (scripts/peers/, lib/peers.lua): build/libkzpeers.so
+# with the backends whose libraries are found (GSL: pkg-config; SUNDIALS: a link test); without
+# any it still builds and reports every peer as unavailable, so nothing else needs them.
+SUNLIBS  := -lsundials_cvode -lsundials_arkode -lsundials_nvecserial -lsundials_sunlinsoldense \
+            -lsundials_sunmatrixdense -lsundials_sunnonlinsolfixedpoint
+HAVE_GSL := $(shell pkg-config --exists gsl 2>/dev/null && echo 1)
+HAVE_SUN := $(shell printf '\043include <arkode/arkode_mristep.h>\n\043include <cvode/cvode.h>\nint main(void){return 0;}\n' | \
+              $(CC) -x c -o /dev/null - $(SUNLIBS) >/dev/null 2>&1 && echo 1)
+PEER_C   := scripts/peers/peer_common.c $(if $(HAVE_GSL),scripts/peers/peer_gsl.c) \
+            $(if $(HAVE_SUN),scripts/peers/peer_sundials.c)
+PEER_DEF := $(if $(HAVE_GSL),-DKZP_HAVE_GSL) $(if $(HAVE_SUN),-DKZP_HAVE_SUNDIALS)
+PEER_LIB := $(if $(HAVE_GSL),$(shell pkg-config --libs gsl 2>/dev/null)) $(if $(HAVE_SUN),$(SUNLIBS))
+
+build/peers.cfg: FORCE
+	@mkdir -p $(@D); echo "$(PEER_DEF)" | cmp -s - $@ || echo "$(PEER_DEF)" > $@
+
+build/libkzpeers.so: $(wildcard scripts/peers/*.c scripts/peers/*.h) build/peers.cfg lib/libkapitza.so
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -shared $(PEER_DEF) -o $@ $(PEER_C) -Llib -lkapitza \
+	  -Wl,-rpath,'$$ORIGIN/../lib' $(PEER_LIB) -lm
+
+peers: build/libkzpeers.so
+FORCE:
 
 # The optional peers of `make bench` (GSL, SUNDIALS) and GNU parallel: large, never needed by check.
 deps-peers:
@@ -81,11 +104,11 @@ paper/paper.md: scripts/weave.lua $(STAMPS) $(SVGS) $(wildcard scenarios/*.lua)
 
 figures: $(STAMPS) $(SVGS) paper/paper.md
 
-check test: lib/libkapitza.so lib/libkapitza-asan.so | deps
+check test: lib/libkapitza.so lib/libkapitza-asan.so build/libkzpeers.so | deps
 	@sh scripts/check.sh
 
 # Every scripts/bench-*.lua writes paper/bench/<name>.{tsv,md} (ratios measured in one run).
-bench: lib/libkapitza.so | deps
+bench: lib/libkapitza.so build/libkzpeers.so | deps
 	@for b in scripts/bench-*.lua; do echo "== $$b"; $(LUAJIT) $$b --out paper || exit 1; done
 	@for f in figures/bench-*.gp; do [ -f "$$f" ] || continue; id=$$(basename $$f .gp); \
 	  gnuplot -e "outfile='paper/figures/$$id.svg'" $$f || exit 1; done

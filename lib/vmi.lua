@@ -181,7 +181,19 @@ function M.steps(T, dT)
   return math.ceil(T / dT - 1e-9), false
 end
 
---- Run N macro steps. o.{p, dT, N (or T), tol, max_iter, solver, micro (bool), timing (bool), y0}.
+-- Output buffers that runs with o.reuse share (kz_vmi_run writes every number of them, so they
+-- need no zeroing): allocated, and zeroed by ffi.new, once per process and size, not once per run.
+local pool = {}
+local function buffer(role, n, reuse)
+  if not reuse then return kz.vec(n) end
+  local b = pool[role]
+  if not b or b.n < n then b = { n = n, buf = kz.vec(n) }; pool[role] = b end
+  return b.buf
+end
+
+--- Run N macro steps. o.{p, dT, N (or T), tol, max_iter, solver, predictor, micro (bool),
+-- timing (bool), y0, reuse}. reuse = true: out and micro live in buffers the next run with reuse
+-- overwrites (for callers that read a run before starting the next).
 -- Returns a result table: out (cdata rows of d numbers, k = 0..N), micro (rows of 2 nf, j = 0..Np),
 -- counts, timing {jac, solve, total} (seconds), N, d and a row accessor row(k) (cdata pointer).
 function M.run(model, scheme, o)
@@ -192,8 +204,8 @@ function M.run(model, scheme, o)
   if type(o.y0) == "cdata" then ffi.copy(y0, o.y0, d * 8) else
     for i = 1, d do y0[i - 1] = (o.y0 or model.y0)[i] end
   end
-  local out = kz.vec((N + 1) * d)
-  local micro = o.micro and kz.vec((N * o.p + 1) * 2 * model.nf) or nil
+  local out = buffer("out", (N + 1) * d, o.reuse)
+  local micro = o.micro and buffer("micro", (N * o.p + 1) * 2 * model.nf, o.reuse) or nil
   local tim = o.timing and kz.vec(3) or nil
   local r = kz.report()
   kz.call("kz_vmi_run", model.model, P, N, y0, out, N + 1, micro, micro and (N * o.p + 1) or 0, tim, r)
@@ -288,10 +300,10 @@ function M.bound_mid(p) if p == 1 then return math.huge end return 12 * p * p / 
 ---------------------------------------------------------------------------------------------------
 
 --- FPU stiff-spring energies (Figs. 6.3-6.5): rows {t, I1, I2, I3, I} at every macro node.
--- o: p, dT, T, tol. Returns rows and the run.
+-- o: p, dT, T, tol. Returns rows and the run (its out buffer is reused by the next such run).
 function M.fpu_energies(scheme, o)
   local fpu = M.fpu()
-  local res = M.run(fpu, scheme, { p = o.p, dT = o.dT, T = o.T, tol = o.tol or 1e-9 })
+  local res = M.run(fpu, scheme, { p = o.p, dT = o.dT, T = o.T, tol = o.tol or 1e-9, reuse = true })
   local rows = {}
   for k = 0, res.N do
     local I, s = M.fpu_I(fpu, res.row(k))
@@ -347,7 +359,7 @@ end
 -- angular momentum rows {t, L1, L2, L3} at every macro node. o: p, dT, T, tol, gravity.
 function M.ring_energies(scheme, o)
   local ring = M.ring { gravity = o.gravity, directions = o.directions }
-  local res = M.run(ring, scheme, { p = o.p, dT = o.dT, T = o.T, tol = o.tol or 1e-8 })
+  local res = M.run(ring, scheme, { p = o.p, dT = o.dT, T = o.T, tol = o.tol or 1e-8, reuse = true })
   local rows, Lrows, E0 = {}, {}, nil
   for k = 0, res.N do
     local y = res.row(k)
@@ -406,7 +418,7 @@ function M.convergence(problem, scheme, o)
   local rows = {}
   for _, p in ipairs(o.p) do
     for _, dT in ipairs(o.dT) do
-      local res = M.run(model, scheme, { p = p, dT = dT, T = o.T, tol = o.tol, micro = true })
+      local res = M.run(model, scheme, { p = p, dT = dT, T = o.T, tol = o.tol, micro = true, reuse = true })
       local e = M.errors(model, res, ref, o.href, n + 1)
       e.p, e.dT, e.newton = p, dT, res.counts.newton_iters
       rows[#rows + 1] = e

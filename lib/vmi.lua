@@ -181,13 +181,23 @@ function M.steps(T, dT)
   return math.ceil(T / dT - 1e-9), false
 end
 
--- Output buffers that runs with o.reuse share (kz_vmi_run writes every number of them, so they
--- need no zeroing): allocated, and zeroed by ffi.new, once per process and size, not once per run.
+-- Output buffers that runs with o.reuse share: kz_vmi_run writes every number of them, so they are
+-- taken from malloc (not zeroed, unlike ffi.new) and grow by doubling, freed by the GC.
+ffi.cdef [[
+void *kz_vmi_lua_malloc(size_t n) __asm__("malloc");
+void kz_vmi_lua_free(void *p) __asm__("free");
+]]
 local pool = {}
 local function buffer(role, n, reuse)
   if not reuse then return kz.vec(n) end
   local b = pool[role]
-  if not b or b.n < n then b = { n = n, buf = kz.vec(n) }; pool[role] = b end
+  if not b or b.n < n then
+    local m = math.max(n, b and 2 * b.n or 0)
+    local raw = ffi.C.kz_vmi_lua_malloc(m * 8)
+    if raw == nil then error("vmi: out of memory for a run buffer of " .. m .. " numbers", 3) end
+    b = { n = m, buf = ffi.gc(ffi.cast("double *", raw), ffi.C.kz_vmi_lua_free) }
+    pool[role] = b
+  end
   return b.buf
 end
 
@@ -220,7 +230,12 @@ end
 -- i = 0..n, with `sub` RK4 steps per grid interval (one kz_trajectory call). Returns cdata
 -- rows of d numbers.
 function M.reference(model, h, n, sub, y0)
-  return (kz.trajectory(model.sys, "rk4", 0, h / sub, sub, n, y0 or model.y0))
+  local d = model.d
+  local raw = ffi.C.kz_vmi_lua_malloc((n + 1) * d * 8) -- every number is written: no zeroing
+  if raw == nil then error("vmi.reference: out of memory", 2) end
+  local out = ffi.gc(ffi.cast("double *", raw), ffi.C.kz_vmi_lua_free)
+  kz.call("kz_trajectory", kz.stepper("rk4"), model.sys, 0, h / sub, sub, n, kz.vec(d, y0 or model.y0), out, kz.report())
+  return out
 end
 
 --- The paper's reference (Sec. 6.2): the single-rate VI (scheme with p = 1) with step h / sub,

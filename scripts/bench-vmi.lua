@@ -36,6 +36,10 @@ local function median(t)
   return n % 2 == 1 and c[(n + 1) / 2] or 0.5 * (c[n / 2] + c[n / 2 + 1])
 end
 
+-- Warm-up (untimed): the first dense solve binds and pages in LAPACK, the first runs the library.
+V.timing("MM", "dense", 2, { dt = 0.001, T = 10, reps = 1, max_steps = 5 })
+V.timing("MM", "structured", 2, { dt = 0.001, T = 10, reps = 1, max_steps = 5 })
+
 local ps = quick and { 1, 10, 100 } or { 1, 10, 20, 50, 100, 200, 500, 1000 }
 local reps = quick and 1 or 5
 local rows = {}

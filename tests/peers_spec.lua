@@ -9,7 +9,8 @@ describe("peers", function()
   it("each peer is available or says which package is missing", function()
     for _, n in ipairs(peers.names) do
       if not peers.available(n) then
-        assert.matches("not installed %(sudo apt%-get install lib[a-z]+%-dev|not built", peers.why(n))
+        local why = peers.why(n)
+        assert.is_truthy(why:match("not installed %(sudo apt%-get install lib[a-z]+%-dev") or why:match("not built"), why)
         local r, msg = peers.integrate(n, models.vdp(0.1).sys, 0, { 1, 0 }, 1, 1e-6)
         assert.is_nil(r)
         assert.is_string(msg)

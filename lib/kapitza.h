@@ -707,6 +707,10 @@ enum kz_vmi_err {
 int kz_vmi_errors(int ns, int nf, int p, double dT, long long N, const double *out,
                   const double *micro, const double *ref, long long nref, double href, double *e,
                   kz_report *r);
+/* kz_vmi_energy at each of the n states of rows (n rows of 2 (ns + nf) numbers, e.g. the out of
+ * kz_vmi_run): e receives 3 numbers per row (kinetic, V, W). One call per run instead of one per
+ * node. A measurement: counts nothing. */
+int kz_vmi_energies(const kz_vmi_model *m, long long n, const double *rows, double *e, kz_report *r);
 
 #ifdef __cplusplus
 }

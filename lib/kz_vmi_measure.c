@@ -1,6 +1,7 @@
 /* kz_vmi_measure.c -- measurements on runs of the variational multirate integrator
  * (Ober-Bloebaum, Wenger, Gail & Leyendecker, Sec. 6.2): the errors (6.1)-(6.2) on macro and
- * micro nodes against a reference solution stored on a fine grid. One pass over the run's rows in
+ * micro nodes against a reference solution stored on a fine grid, and the energies of every node.
+ * One pass over the run's rows in
  * C (the same arithmetic, in the same order, as the Lua loop it replaces in lib/vmi.lua, so the
  * numbers are bit for bit those written before). */
 #include "kz_internal.h"
@@ -61,5 +62,19 @@ int kz_vmi_errors(int ns, int nf, int p, double dT, long long N, const double *o
       }
   }
   for (int j = 0; j < KZ_VMI_E_N; j++) e[j] = v[j];
+  return KZ_OK;
+}
+
+int kz_vmi_energies(const kz_vmi_model *m, long long n, const double *rows, double *e, kz_report *r)
+{
+  if (!m) return kz_bad(r, KZ_ENULL, "model");
+  if (n < 0) return kz_bad(r, KZ_EDOMAIN, "n");
+  if (n > 0 && !rows) return kz_bad(r, KZ_ENULL, "rows");
+  if (n > 0 && !e) return kz_bad(r, KZ_ENULL, "e");
+  const size_t d = 2 * ((size_t)m->ns + (size_t)m->nf);
+  for (long long k = 0; k < n; k++) {
+    int st = kz_vmi_energy(m, rows + (size_t)k * d, e + 3 * (size_t)k, r);
+    if (st != KZ_OK) return kz_fail(r, st, r && r->param ? r->param : "rows", k, NAN);
+  }
   return KZ_OK;
 }

@@ -164,10 +164,11 @@ function M.harmonic(t)
 end
 
 --- Kinetic, V and W energies of a state (cdata pointer).
+local ebuf, erep -- reused by M.energy (called once per node of a run)
 function M.energy(o, y)
-  local e = kz.vec(3)
-  kz.call("kz_vmi_energy", o.model, y, e, kz.report())
-  return e[0], e[1], e[2]
+  ebuf, erep = ebuf or kz.vec(3), erep or kz.report()
+  kz.call("kz_vmi_energy", o.model, y, ebuf, erep)
+  return ebuf[0], ebuf[1], ebuf[2]
 end
 
 ---------------------------------------------------------------------------------------------------
@@ -376,9 +377,11 @@ function M.ring_energies(scheme, o)
   local ring = M.ring { gravity = o.gravity, directions = o.directions }
   local res = M.run(ring, scheme, { p = o.p, dT = o.dT, T = o.T, tol = o.tol or 1e-8, reuse = true })
   local rows, Lrows, E0 = {}, {}, nil
+  local en = kz.vec(3 * (res.N + 1))
+  kz.call("kz_vmi_energies", ring.model, res.N + 1, res.out, en, kz.report())
   for k = 0, res.N do
     local y = res.row(k)
-    local K, V, W = M.energy(ring, y)
+    local K, V, W = en[3 * k], en[3 * k + 1], en[3 * k + 2]
     local E = K + V + W
     E0 = E0 or E
     rows[k + 1] = { t = k * o.dT, kinetic = K, potential = V + W, total = E, relerr = (E - E0) / E0 }

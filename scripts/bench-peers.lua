@@ -54,19 +54,20 @@ end
 -- Run the entries (closures returning {error, work, seconds?}) interleaved over reps, medians of
 -- the seconds; an entry whose first run exceeds `budget` stops its ladder (later tolerances of
 -- the same method are dropped).
+local failed = {}
 local function campaign(entries)
   local res, dead = {}, {}
   for rep = 1, reps do
     for k, e in ipairs(entries) do
-      if not dead[e.method] or (res[k] and rep > 1) then
+      if (not dead[e.method] or (res[k] and rep > 1)) and not (rep > 1 and not res[k]) then
         local r = res[k]
         if rep == 1 or (r and r.times[1] <= 0.5) then
           local t0 = os.clock() -- CPU seconds, the peers' own clock (CLOCK_PROCESS_CPUTIME_ID)
           local x, msg = e.run()
           local dt = os.clock() - t0
-          if not x then
+          if not x then -- a failed point (the peer gave up at this tolerance) is left out, the ladder goes on
             io.stderr:write("bench-peers: " .. tostring(msg) .. "\n")
-            dead[e.method] = true
+            failed[#failed + 1] = string.format("%s at tol %g (%s)", e.method, e.tol, e.problem or "")
           else
             if not r then
               r = { method = e.method, tol = e.tol, error = x.error, work = x.work, steps = x.steps, times = {} }
@@ -148,7 +149,7 @@ for _, om in ipairs(omegas) do
   for _, n in ipairs(available) do
     if n ~= "arkode-mri" then
       for _, tol in ipairs(tols) do
-        entries[#entries + 1] = { method = n, tol = tol, run = function()
+        entries[#entries + 1] = { method = n, tol = tol, problem = "pendulum omega = " .. om, run = function()
           local r, msg = peers.integrate(n, pd.sys, 0, y0, 1, tol, { ref = ref, nerr = 1 })
           if not r then return nil, msg end
           return { error = r.error, work = r.rhs_evals, steps = r.steps, seconds = r.seconds }
@@ -178,7 +179,7 @@ for _, eps in ipairs(epss) do
   for _, n in ipairs(available) do
     for k, tol in ipairs(tols) do
       local H = 2 * math.pi / (8 * 2 ^ (k - 1))
-      entries[#entries + 1] = { method = n, tol = tol, run = function()
+      entries[#entries + 1] = { method = n, tol = tol, problem = "kepler eps = " .. sam.eps_str(eps), run = function()
         local r, msg = peers.integrate(n, ks.mod.sys, 0, sam.kepler_y0, ks.tau_end, tol,
                                        { ref = ks.ref, fast = fast.sys, H = H })
         if not r then return nil, msg end
@@ -209,6 +210,9 @@ local md = { "#### Peers: GSL and SUNDIALS on the same problems\n",
   "The full ladders are in `bench/peers.tsv`.\n" }
 if #skipped > 0 then
   md[#md + 1] = "Skipped: " .. table.concat(skipped, "; ") .. ".\n"
+end
+if #failed > 0 then
+  md[#md + 1] = "Points where the peer stopped with an error (left out): " .. table.concat(failed, "; ") .. ".\n"
 end
 local hm = {}
 for _, h in ipairs(heads) do

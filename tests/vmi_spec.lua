@@ -472,3 +472,18 @@ describe("vmi errors (6.1)-(6.2) in C (kz_vmi_errors) #asan", function()
     assert.matches("'ref'", err)
   end)
 end)
+
+describe("vmi energies of a run in one call (kz_vmi_energies) #asan", function()
+  it("equal kz_vmi_energy node by node, bit for bit; bad arguments named", function()
+    local ring = V.ring()
+    local res = V.run(ring, "MM", { p = 3, dT = 0.01, N = 7, tol = 1e-10 })
+    local e = kz.vec(3 * 8)
+    kz.call("kz_vmi_energies", ring.model, 8, res.out, e, kz.report())
+    for k = 0, 7 do
+      local a, b, c = V.energy(ring, res.row(k))
+      assert.is_true(e[3 * k] == a and e[3 * k + 1] == b and e[3 * k + 2] == c, "node " .. k)
+    end
+    assert.are.equal(C.KZ_EDOMAIN, C.kz_vmi_energies(ring.model, -1, res.out, e, nil))
+    assert.are.equal(C.KZ_ENULL, C.kz_vmi_energies(ring.model, 2, nil, e, nil))
+  end)
+end)

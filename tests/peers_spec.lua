@@ -36,6 +36,20 @@ describe("peers", function()
     end
   end)
 
+  it("the FPU chain of the variational integrators (kz_vmi_sys) with rk8pd and CVODE Adams", function()
+    local V = require "vmi"
+    local fpu = V.fpu()
+    local ref = V.reference(fpu, 1e-5, 50000, 1) -- RK4, h = 1e-5, to t = 0.5
+    local yref = {}
+    for i = 1, 12 do yref[i] = ref[50000 * 12 + i - 1] end
+    for _, n in ipairs { "gsl-rk8pd", "cvode-adams" } do
+      if peers.available(n) then
+        local r = assert(peers.integrate(n, fpu.sys, 0, fpu.y0, 0.5, 1e-10, { ref = yref }))
+        assert.is_true(r.error < 1e-6, string.format("%s: %.3g", n, r.error))
+      end
+    end
+  end)
+
   it("arkode-mri on Kepler (fast: the unperturbed field, slow: the perturbation); bad arguments refused", function()
     if not peers.available("arkode-mri") then pending(peers.why("arkode-mri")) return end
     local kep, fast = models.kepler(2 ^ -6), models.kepler(0)

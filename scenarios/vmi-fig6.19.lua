@@ -15,6 +15,11 @@
 -- log t against log p over p ≥ `fit_pmin`, fitted to the times per Newton iteration (one Jacobian,
 -- one linear solve): the iterations per macro step themselves grow from 2 (p = 50) to 4.5
 -- (p = 1000), which adds ≈ 0.28 to the exponents of the per-step times plotted in the figure.
+-- These runs start Newton from the drift guess (`predictor=drift`, every position moved by its
+-- initial velocity); the library's default Verlet predictor (lib/kz_vmi.c) keeps the iterations at
+-- 1.0–1.1 per step up to p = 1000 (MM; table below, `data/vmi-fig6.19-predictor.tsv`; for TM and TT
+-- the predicted step mostly meets the tolerance outright), and with it the structured solve per
+-- macro step grows with exponent ≈ 1.05 instead of 1.18–1.4 (`make bench`, paper/bench/vmi.md).
 -- Iteration counts are written to
 -- `paper/data/vmi-fig6.19.tsv`, times to `paper/data/vmi-fig6.19-timing.tsv` and
 -- `paper/tables/vmi-fig6.19-timing.{tsv,md}` (machine-dependent).

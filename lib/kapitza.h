@@ -493,8 +493,10 @@ enum kz_vmi_timing { KZ_VMI_T_JAC = 0, KZ_VMI_T_SOLVE = 1, KZ_VMI_T_TOTAL = 2, K
  * Jacobian assemblies (jac_evals, one per Newton iteration) and force evaluations (force_evals:
  * one gradient of V per quadrature point of V and one of W per quadrature point of W, per micro
  * interval, per residual evaluation, i.e. (n_V + n_W) p (iterations + 1) per step; n = 1 for the
- * midpoint and rectangle rules, 2 for the trapezoid with 0 < alpha < 1). Each Jacobian assembly
- * also evaluates the Hessians of V and W at the same points; these are not counted separately. */
+ * midpoint and rectangle rules, 2 for the trapezoid with 0 < alpha < 1; plus, with the Verlet
+ * predictor, one gradient of V and one of W per node and march of the predictor). Each Jacobian
+ * assembly also evaluates the Hessians of V and W at the same points; these are not counted
+ * separately. */
 int kz_vmi_step(const kz_vmi_model *m, const kz_vmi_params *P, double t, double *y,
                 double *micro, double *timing, kz_report *r);
 

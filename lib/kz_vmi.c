@@ -23,7 +23,9 @@
  * (newton_iters + macro_steps), n = 1 for the midpoint rule and the rectangle rules, 2 for the
  * trapezoid with 0 < alpha < 1); jac_evals = Jacobian assemblies (one per Newton iteration), each
  * of which evaluates the Hessians of V and W at the same points ((n_V + n_W) p Hessian
- * evaluations, not counted in force_evals). The Jacobian is the exact derivative of the residual
+ * evaluations, not counted in force_evals). The Verlet predictor (the default, predict_verlet)
+ * adds its own gradients of V and W (one of each per node and march, 1 to 4 marches) to
+ * force_evals; the drift predictor adds none. The Jacobian is the exact derivative of the residual
  * (agrees with central differences to round-off), so Newton converges quadratically;
  * tests/vmi_spec.lua checks the convergence order of the residuals.
  */

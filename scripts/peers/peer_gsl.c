@@ -10,9 +10,12 @@
 #include <gsl/gsl_odeiv2.h>
 #include <math.h>
 
+/* A point the model refuses (e.g. an unbound Kepler orbit after a too long trial step) is
+ * reported as GSL_EDOM, which gsl_odeiv2_evolve_apply answers by retrying with a smaller step;
+ * GSL_EBADFUNC would end the integration. */
 static int gsl_f(double t, const double y[], double f[], void *par)
 {
-  return kzp_eval(par, ((kzp_ctx *)par)->s, t, y, f) == KZ_OK ? GSL_SUCCESS : GSL_EBADFUNC;
+  return kzp_eval(par, ((kzp_ctx *)par)->s, t, y, f) == KZ_OK ? GSL_SUCCESS : GSL_EDOM;
 }
 
 static int gsl_jac(double t, const double y[], double *J, double dfdt[], void *par)
@@ -20,8 +23,8 @@ static int gsl_jac(double t, const double y[], double *J, double dfdt[], void *p
   kzp_ctx *c = par;
   double fbuf[256], *f = c->dim <= 256 ? fbuf : NULL;
   if (!f) return GSL_ENOMEM; /* the package's systems are small; refuse rather than allocate */
-  if (kzp_eval(c, c->s, t, y, f) != KZ_OK) return GSL_EBADFUNC;
-  return kzp_fd_jacobian(c, t, y, f, J, dfdt) == KZ_OK ? GSL_SUCCESS : GSL_EBADFUNC;
+  if (kzp_eval(c, c->s, t, y, f) != KZ_OK) return GSL_EDOM;
+  return kzp_fd_jacobian(c, t, y, f, J, dfdt) == KZ_OK ? GSL_SUCCESS : GSL_EDOM;
 }
 
 int kzp_gsl_run(int method, kzp_ctx *c, double t0, double t1, double *y, double rtol, double atol,
@@ -32,7 +35,7 @@ int kzp_gsl_run(int method, kzp_ctx *c, double t0, double t1, double *y, double 
                                                               : gsl_odeiv2_step_rk4imp;
   gsl_odeiv2_system sys = { gsl_f, gsl_jac, (size_t)c->dim, c };
   gsl_set_error_handler_off(); /* never abort: statuses come back as return values */
-  gsl_odeiv2_driver *d = gsl_odeiv2_driver_alloc_y_new(&sys, T, 1e-3 * (t1 - t0), atol, rtol);
+  gsl_odeiv2_driver *d = gsl_odeiv2_driver_alloc_y_new(&sys, T, 1e-6 * (t1 - t0), atol, rtol);
   if (!d) return res->status = KZ_ENOMEM;
   gsl_odeiv2_driver_set_nmax(d, 0); /* no cap on the number of steps */
   double t = t0;

@@ -24,7 +24,7 @@ FIGS    := $(sort $(basename $(notdir $(shell grep -l '^\# needs:' figures/*.gp)
 STAMPS  := $(SCEN:%=build/stamp/%.ok)
 SVGS    := $(FIGS:%=paper/figures/%.svg)
 
-.PHONY: all asan figures scenarios check test bench deps deps-peers peers clean FORCE
+.PHONY: all asan figures scenarios check test bench deps deps-lib deps-peers peers clean FORCE
 .DELETE_ON_ERROR:
 
 all: lib/libkapitza.so
@@ -38,16 +38,20 @@ build/asan/%.o: lib/%.c $(HDR)
 	$(CC) $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	  -fno-sanitize-recover=undefined -fPIC -c $< -o $@
 
-lib/libkapitza.so: $(OBJ) | deps
+lib/libkapitza.so: $(OBJ) | deps-lib
 	$(CC) -shared -o $@ $(OBJ) $(LDLIBS)
 
-lib/libkapitza-asan.so: $(AOBJ) | deps
+lib/libkapitza-asan.so: $(AOBJ) | deps-lib
 	$(CC) -shared -fsanitize=address,undefined -o $@ $(AOBJ) $(LDLIBS)
 
 asan: lib/libkapitza-asan.so
 
 deps:
 	@sh scripts/deps.sh
+
+# What linking the library needs (gcc, LAPACK): `make` alone checks only this.
+deps-lib:
+	@sh scripts/deps.sh --lib
 
 # The optional peer integrators of `make bench` (scripts/peers/, lib/peers.lua): build/libkzpeers.so
 # with the backends whose libraries are found (GSL: pkg-config; SUNDIALS: a link test); without

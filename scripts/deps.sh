@@ -4,11 +4,14 @@
 #   sh scripts/deps.sh           what the library, the scenarios and the tests need
 #   sh scripts/deps.sh --peers   also the optional peer integrators of `make bench` (GSL, SUNDIALS;
 #                                large: libsundials-dev pulls in MPI and PETSc) and GNU parallel
+#   sh scripts/deps.sh --lib     only what building lib/libkapitza.so needs (gcc, LAPACK)
 set -u
 need=""
-command -v luajit  >/dev/null 2>&1 || need="$need luajit"
-[ -f /usr/share/lua/5.1/busted/runner.lua ] || need="$need lua-busted"
-command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
+if [ "${1:-}" != "--lib" ]; then
+  command -v luajit  >/dev/null 2>&1 || need="$need luajit"
+  [ -f /usr/share/lua/5.1/busted/runner.lua ] || need="$need lua-busted"
+  command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
+fi
 command -v cc      >/dev/null 2>&1 || need="$need gcc"
 # LAPACK (dgetrf/dgetrs for the dense Newton baseline of the variational integrators): a link test
 if command -v cc >/dev/null 2>&1; then

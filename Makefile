@@ -11,7 +11,7 @@ CC      ?= gcc
 CSTD    := -std=c11 -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Werror
 CFLAGS  ?= -O2
-LDLIBS  := -lm
+LDLIBS  := -llapack -lm
 LUAJIT  := luajit
 SRC     := $(sort $(wildcard lib/*.c))
 HDR     := $(wildcard lib/*.h)
@@ -25,7 +25,7 @@ FIGS    := $(sort $(basename $(notdir $(shell grep -l '^\# needs:' figures/*.gp)
 STAMPS  := $(SCEN:%=build/stamp/%.ok)
 SVGS    := $(FIGS:%=paper/figures/%.svg)
 
-.PHONY: all asan figures paper scenarios check test bench deps clean
+.PHONY: all asan figures paper scenarios check test bench deps deps-lib deps-peers peers clean FORCE
 .DELETE_ON_ERROR:
 
 all: lib/libkapitza.so
@@ -39,16 +39,47 @@ build/asan/%.o: lib/%.c $(HDR)
 	$(CC) $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	  -fno-sanitize-recover=undefined -fPIC -c $< -o $@
 
-lib/libkapitza.so: $(OBJ)
-	$(CC) -shared -o $@ $^ $(LDLIBS)
+lib/libkapitza.so: $(OBJ) | deps-lib
+	$(CC) -shared -o $@ $(OBJ) $(LDLIBS)
 
-lib/libkapitza-asan.so: $(AOBJ)
-	$(CC) -shared -fsanitize=address,undefined -o $@ $^ $(LDLIBS)
+lib/libkapitza-asan.so: $(AOBJ) | deps-lib
+	$(CC) -shared -fsanitize=address,undefined -o $@ $(AOBJ) $(LDLIBS)
 
 asan: lib/libkapitza-asan.so
 
 deps:
 	@sh scripts/deps.sh
+
+# What linking the library needs (gcc, LAPACK): `make` alone checks only this.
+deps-lib:
+	@sh scripts/deps.sh --lib
+
+# The optional peer integrators of `make bench` (scripts/peers/, lib/peers.lua): build/libkzpeers.so
+# with the backends whose libraries are found (GSL: pkg-config; SUNDIALS: a link test); without
+# any it still builds and reports every peer as unavailable, so nothing else needs them.
+SUNLIBS  := -lsundials_cvode -lsundials_arkode -lsundials_nvecserial -lsundials_sunlinsoldense \
+            -lsundials_sunmatrixdense -lsundials_sunnonlinsolfixedpoint
+HAVE_GSL := $(shell pkg-config --exists gsl 2>/dev/null && echo 1)
+HAVE_SUN := $(shell printf '\043include <arkode/arkode_mristep.h>\n\043include <cvode/cvode.h>\nint main(void){return 0;}\n' | \
+              $(CC) -x c -o /dev/null - $(SUNLIBS) >/dev/null 2>&1 && echo 1)
+PEER_C   := scripts/peers/peer_common.c $(if $(HAVE_GSL),scripts/peers/peer_gsl.c) \
+            $(if $(HAVE_SUN),scripts/peers/peer_sundials.c)
+PEER_DEF := $(if $(HAVE_GSL),-DKZP_HAVE_GSL) $(if $(HAVE_SUN),-DKZP_HAVE_SUNDIALS)
+PEER_LIB := $(if $(HAVE_GSL),$(shell pkg-config --libs gsl 2>/dev/null)) $(if $(HAVE_SUN),$(SUNLIBS))
+
+build/peers.cfg: FORCE
+	@mkdir -p $(@D); echo "$(PEER_DEF)" | cmp -s - $@ || echo "$(PEER_DEF)" > $@
+
+build/libkzpeers.so: $(wildcard scripts/peers/*.c scripts/peers/*.h) build/peers.cfg lib/libkapitza.so
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -shared $(PEER_DEF) -o $@ $(PEER_C) -Llib -lkapitza \
+	  -Wl,-rpath,'$$ORIGIN/../lib' $(PEER_LIB) -lm
+
+peers: build/libkzpeers.so
+FORCE:
+
+# The optional peers of `make bench` (GSL, SUNDIALS) and GNU parallel: large, never needed by check.
+deps-peers:
+	@sh scripts/deps.sh --peers
 
 # One stamp per scenario: it writes its own files under paper/ (never another's), so -j2 is safe;
 # it also draws its own figures (figures/<id>*.gp) when the scripts have no '# needs:' line.
@@ -84,11 +115,11 @@ paper: paper/paper.md paper/paper.html
 
 figures: $(STAMPS) $(SVGS) paper/paper.md paper/paper.html
 
-check test: lib/libkapitza.so lib/libkapitza-asan.so | deps
+check test: lib/libkapitza.so lib/libkapitza-asan.so build/libkzpeers.so | deps
 	@sh scripts/check.sh
 
 # Every scripts/bench-*.lua writes paper/bench/<name>.{tsv,md} (ratios measured in one run).
-bench: lib/libkapitza.so | deps
+bench: lib/libkapitza.so build/libkzpeers.so | deps
 	@for b in scripts/bench-*.lua; do echo "== $$b"; $(LUAJIT) $$b --out paper || exit 1; done
 	@for f in figures/bench-*.gp; do [ -f "$$f" ] || continue; id=$$(basename $$f .gp); \
 	  gnuplot -e "outfile='paper/figures/$$id.svg'" $$f || exit 1; done
@@ -137,7 +168,7 @@ install: build/dist/$(SOFILE) build/dist/libkapitza.a
 	  'libdir=$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))' '' \
 	  'Name: kapitza' \
 	  'Description: numerical integrators for highly oscillatory and multirate mechanical systems' \
-	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lkapitza' 'Libs.private: -lm' \
+	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lkapitza' 'Libs.private: -llapack -lm' \
 	  > $(DESTDIR)$(PCDIR)/kapitza.pc
 	install -m 644 lib/kapitza.lua $(DESTDIR)$(LUADIR)/kapitza.lua
 	install -m 644 $(LUAOTHER) $(DESTDIR)$(LUADIR)/kapitza/

@@ -480,6 +480,7 @@ typedef struct kz_vmi_params {
   double tol;              /* Newton: stop when max |residual| <= tol (momentum units, > 0) */
   int max_iter;            /* Newton: iteration cap (>= 1) */
   int solver;              /* enum kz_vmi_solver */
+  int predictor;           /* Newton's initial guess: enum kz_vmi_predictor (0 = Verlet) */
 } kz_vmi_params;
 
 /* State layout (macro node): y = (qs[ns], qf[nf], ps[ns], pf[nf]), 2 (ns + nf) numbers, where
@@ -496,8 +497,10 @@ enum kz_vmi_timing { KZ_VMI_T_JAC = 0, KZ_VMI_T_SOLVE = 1, KZ_VMI_T_TOTAL = 2, K
  * Jacobian assemblies (jac_evals, one per Newton iteration) and force evaluations (force_evals:
  * one gradient of V per quadrature point of V and one of W per quadrature point of W, per micro
  * interval, per residual evaluation, i.e. (n_V + n_W) p (iterations + 1) per step; n = 1 for the
- * midpoint and rectangle rules, 2 for the trapezoid with 0 < alpha < 1). Each Jacobian assembly
- * also evaluates the Hessians of V and W at the same points; these are not counted separately. */
+ * midpoint and rectangle rules, 2 for the trapezoid with 0 < alpha < 1; plus, with the Verlet
+ * predictor, one gradient of V and one of W per node and march of the predictor). Each Jacobian
+ * assembly also evaluates the Hessians of V and W at the same points; these are not counted
+ * separately. */
 int kz_vmi_step(const kz_vmi_model *m, const kz_vmi_params *P, double t, double *y,
                 double *micro, double *timing, kz_report *r);
 
@@ -1054,6 +1057,41 @@ int kz_top_slow(kz_slow *s, kz_top *p, int set, kz_report *r);
  * binding reads it through ffi.cdef (kz.version); user models compiled from C source include it
  * in their cache key. */
 enum kz_version { KZ_VERSION_MAJOR = 0, KZ_VERSION_MINOR = 3, KZ_VERSION_PATCH = 0 };
+
+/* Variational multirate integrators: Newton predictor and error measurement (issue 12).       */
+/* ========================================================================================== */
+
+/* Newton's initial guess for the unknowns of a macro step (kz_vmi_params.predictor). */
+enum kz_vmi_predictor {
+  KZ_VMI_PREDICT_VERLET = 0, /* velocity Verlet through the micro nodes (kz_vmi.c): iterations per
+                              * step flat in p; p more gradients of V and of W per step */
+  KZ_VMI_PREDICT_DRIFT = 1   /* every position moved by its initial velocity (the earlier guess) */
+};
+
+/* The errors (6.1)-(6.2) of a kz_vmi_run (ns, nf, p, dT, N macro steps; out: N+1 rows of
+ * d = 2 (ns + nf) numbers; micro: N p + 1 rows of (qf, pf), or NULL) against a reference on the
+ * grid t_i = i href (ref: nref rows of d numbers). Every node time k dT and k dT + m dT/p must lie
+ * on the grid within 1e-9 max(1, t) (else KZ_EGRID, parameter "href"; beyond the last row:
+ * KZ_EBUFFER, "ref"). e receives enum kz_vmi_err numbers: sup over the nodes of Euclidean norms.
+ * A measurement: counts nothing. */
+enum kz_vmi_err {
+  KZ_VMI_E_QMAC = 0, /* macro nodes, q = (qs, qf) */
+  KZ_VMI_E_PMAC = 1, /* macro nodes, p = (ps, pf) */
+  KZ_VMI_E_QMIC = 2, /* inner micro nodes m = 1..p-1, qf (0 without micro) */
+  KZ_VMI_E_PMIC = 3, /* inner micro nodes, pf */
+  KZ_VMI_E_QS = 4,   /* macro nodes, each part alone: qs, qf, ps, pf */
+  KZ_VMI_E_QF = 5,
+  KZ_VMI_E_PS = 6,
+  KZ_VMI_E_PF = 7,
+  KZ_VMI_E_N = 8
+};
+int kz_vmi_errors(int ns, int nf, int p, double dT, long long N, const double *out,
+                  const double *micro, const double *ref, long long nref, double href, double *e,
+                  kz_report *r);
+/* kz_vmi_energy at each of the n states of rows (n rows of 2 (ns + nf) numbers, e.g. the out of
+ * kz_vmi_run): e receives 3 numbers per row (kinetic, V, W). One call per run instead of one per
+ * node. A measurement: counts nothing. */
+int kz_vmi_energies(const kz_vmi_model *m, long long n, const double *rows, double *e, kz_report *r);
 
 #ifdef __cplusplus
 }

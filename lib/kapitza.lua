@@ -59,6 +59,8 @@ if not okload then
   error(string.format("kapitza: the C library %s is not built (run make in %s): %s", M.lib_path, M.root,
                       tostring(C):gsub("^.-: ", "")), 0)
 end
+-- KZ_PROFILE=FILE: time every C call and write the totals to FILE at exit (lib/profile.lua).
+if os.getenv("KZ_PROFILE") then M.prof = dofile(here .. "/profile.lua"); C = M.prof.wrap(C) end
 M.C, M.ffi = C, ffi
 
 --- A fresh, zeroed report.

@@ -23,7 +23,9 @@
  * (newton_iters + macro_steps), n = 1 for the midpoint rule and the rectangle rules, 2 for the
  * trapezoid with 0 < alpha < 1); jac_evals = Jacobian assemblies (one per Newton iteration), each
  * of which evaluates the Hessians of V and W at the same points ((n_V + n_W) p Hessian
- * evaluations, not counted in force_evals). The Jacobian is the exact derivative of the residual
+ * evaluations, not counted in force_evals). The Verlet predictor (the default, predict_verlet)
+ * adds its own gradients of V and W (one of each per node and march, 1 to 4 marches) to
+ * force_evals; the drift predictor adds none. The Jacobian is the exact derivative of the residual
  * (agrees with central differences to round-off), so Newton converges quadratically;
  * tests/vmi_spec.lua checks the convergence order of the residuals.
  */
@@ -45,6 +47,7 @@ typedef struct ws {
   double *x, *res, *rhs;      /* unknowns (F_1..F_p, Q), residual, Newton right-hand side */
   double *Gf, *Ga, *GQ, *Pm;  /* D_{f_m} L_d (m=0..p), D_a L_d, D_Q L_d, p^{f,m,-} (m=0..p-1) */
   double *argS, *argF, *gs, *gf, *hV, *hW;
+  double *pv, *pW, *pS, *pQ;  /* predictor: fast momentum, W force (nf); slow force sum, Q0 (ns) */
   kz_arrow A;
   double *work;
   int *iwork;
@@ -88,6 +91,8 @@ static int check_args(const kz_vmi_model *m, const kz_vmi_params *P, kz_report *
   KZ_TRY(kz_check_num(r, P->tol, "tol", 1));
   if (P->max_iter < 1) return kz_bad(r, KZ_EDOMAIN, "max_iter");
   if (P->solver != KZ_VMI_STRUCTURED && P->solver != KZ_VMI_DENSE) return kz_bad(r, KZ_EDOMAIN, "solver");
+  if (P->predictor != KZ_VMI_PREDICT_VERLET && P->predictor != KZ_VMI_PREDICT_DRIFT)
+    return kz_bad(r, KZ_EDOMAIN, "predictor");
   return KZ_OK;
 }
 
@@ -106,7 +111,8 @@ static int ws_init(ws *w, const kz_vmi_model *m, const kz_vmi_params *P, kz_repo
   const size_t P1 = (size_t)p + 1;
   size_t nd = (size_t)ns + nf + 3 * (size_t)w->n + P1 * nf + 2 * (size_t)ns + (size_t)p * nf
               + 2 * (size_t)(ns + nf) + (size_t)nh * nh + (size_t)nf * nf
-              + (size_t)p * 3 * nf * nf + 2 * (size_t)p * nf * ns + (size_t)ns * ns + (size_t)nwork;
+              + (size_t)p * 3 * nf * nf + 2 * (size_t)p * nf * ns + (size_t)ns * ns + (size_t)nwork
+              + 2 * (size_t)nf + 2 * (size_t)ns;
   w->mem = malloc(sizeof(double) * nd + sizeof(int) * ((size_t)niwork + 1));
   if (!w->mem) return kz_bad(r, KZ_ENOMEM, "work");
   double *d = w->mem;
@@ -115,6 +121,7 @@ static int ws_init(ws *w, const kz_vmi_model *m, const kz_vmi_params *P, kz_repo
   w->Gf = d; d += P1 * nf;  w->Ga = d; d += ns;  w->GQ = d; d += ns;  w->Pm = d; d += (size_t)p * nf;
   w->argS = d; d += ns;  w->argF = d; d += nf;  w->gs = d; d += ns;  w->gf = d; d += nf;
   w->hV = d; d += (size_t)nh * nh;  w->hW = d; d += (size_t)nf * nf;
+  w->pv = d; d += nf;  w->pW = d; d += nf;  w->pS = d; d += ns;  w->pQ = d; d += ns;
   w->A.p = p; w->A.nb = nf; w->A.na = ns;
   w->A.band = d; d += (size_t)p * 3 * nf * nf;
   w->A.col = d; d += (size_t)p * nf * ns;  w->A.row = d; d += (size_t)p * nf * ns;
@@ -282,15 +289,179 @@ static int jac_pass(ws *w, const double *a, const double *f0, kz_report *r)
   return KZ_OK;
 }
 
+/* The forces at (qs, qf): slow -grad_s V into w->gs, fast -grad_f V into w->gf and -grad W into
+ * w->pW (one gradient of V and one of W, counted). */
+static int forces(ws *w, const double *qs, const double *qf, kz_report *r)
+{
+  const kz_vmi_model *m = w->m;
+  memset(w->gs, 0, sizeof(double) * (size_t)w->ns);
+  memset(w->gf, 0, sizeof(double) * (size_t)w->nf);
+  memset(w->pW, 0, sizeof(double) * (size_t)w->nf);
+  if (r) r->force_evals++;
+  KZ_TRY(m->V(m->par, qs, qf, NULL, w->gs, w->gf, NULL));
+  if (m->W) {
+    if (r) r->force_evals++;
+    KZ_TRY(m->W(m->par, qf, NULL, w->pW, NULL));
+  }
+  for (int i = 0; i < w->ns; i++) w->gs[i] = -w->gs[i];
+  for (int i = 0; i < w->nf; i++) { w->gf[i] = -w->gf[i]; w->pW[i] = -w->pW[i]; }
+  return KZ_OK;
+}
+
+/* The drift guess (KZ_VMI_PREDICT_DRIFT): every position moved by its initial velocity. */
+static void predict_drift(ws *w, const double *a, const double *f0, const double *ps, const double *pf)
+{
+  const int ns = w->ns, nf = w->nf, p = w->p;
+  double *Q = w->x + (size_t)p * nf;
+  for (int i = 0; i < ns; i++) Q[i] = a[i] + w->dT * ps[i] / w->msv[i];
+  for (int j = 1; j <= p; j++)
+    for (int i = 0; i < nf; i++) w->x[(size_t)(j - 1) * nf + i] = f0[i] + j * w->dt * pf[i] / w->mfv[i];
+}
+
+/* sum over the quadrature points of wt c (the weight on the left node) and of wt c (1 - c) */
+static void qsums(const qpt *q, int n, double *c1, double *beta)
+{
+  *c1 = 0;
+  *beta = 0;
+  for (int i = 0; i < n; i++) {
+    *c1 += q[i].w * q[i].c;
+    *beta += q[i].w * q[i].c * (1 - q[i].c);
+  }
+}
+
+/* The weight of node m in the slow force sum of part 3 of predict_verlet: every quadrature point
+ * of V (weight wt, argument c f_j + (1-c) f_{j+1}, slow interpolation th = (j + 1 - c)/p) enters
+ * the slow equation with dt wt (1 - th) F_s(point); the force at the point is taken as
+ * c F_s(node j) + (1-c) F_s(node j+1). */
+static double slow_weight(const ws *w, int m)
+{
+  const int p = w->p;
+  double s = 0;
+  for (int q = 0; q < w->nv; q++) {
+    const double wt = w->qv[q].w, c = w->qv[q].c;
+    if (m < p) s += wt * c * (1 - (m + 1 - c) / p);
+    if (m > 0) s += wt * (1 - c) * (1 - (m - c) / p);
+  }
+  return w->dt * s;
+}
+
+/* One march (see predict_verlet) of the fast nodes with the slow positions interpolated from a to
+ * Q0, then Q by one Newton step on Q = G(Q) from Q0. The fast mass matrix (LU in Mt, piv) is
+ * given; the slow-slow Hessian of V at the middle node is evaluated into w->hV. */
+static int march(ws *w, const double *a, const double *f0, const double *ps, const double *pf,
+                 const double *Q0, const double *Mt, const int *piv, double c1V, double c1W, kz_report *r)
+{
+  const int ns = w->ns, nf = w->nf, p = w->p, nh = ns + nf, jh = p / 2;
+  const double dt = w->dt, dT = w->dT;
+  double *Q = w->x + (size_t)p * nf, *u = w->pv, *S = w->pS;
+  const kz_vmi_model *m = w->m;
+  memset(w->hV, 0, sizeof(double) * (size_t)nh * nh);
+  if (ns > 0 && jh == 0) KZ_TRY(m->V(m->par, a, f0, NULL, NULL, NULL, w->hV));
+  KZ_TRY(forces(w, a, f0, r));
+  double ws0 = slow_weight(w, 0);
+  for (int i = 0; i < ns; i++) S[i] = ws0 * w->gs[i];
+  for (int i = 0; i < nf; i++) u[i] = pf[i] + dt * (c1V * w->gf[i] + c1W * w->pW[i]);
+  const double *fm = f0;
+  for (int j = 1; j <= p; j++) {
+    double *fn = w->x + (size_t)(j - 1) * nf;
+    for (int i = 0; i < nf; i++) fn[i] = dt * u[i];
+    if (nf > 0) kz_lu_solve(nf, Mt, piv, fn, NULL);
+    for (int i = 0; i < nf; i++) fn[i] += fm[i];
+    const double th = (double)j / p, wsj = slow_weight(w, j);
+    if (j == p && (ns == 0 || wsj == 0)) break; /* no equation of the step needs node p's forces */
+    for (int i = 0; i < ns; i++) w->argS[i] = (1 - th) * a[i] + th * Q0[i];
+    if (ns > 0 && j == jh) KZ_TRY(m->V(m->par, w->argS, fn, NULL, NULL, NULL, w->hV));
+    KZ_TRY(forces(w, w->argS, fn, r));
+    for (int i = 0; i < nf; i++) u[i] += dt * (w->gf[i] + w->pW[i]);
+    for (int i = 0; i < ns; i++) S[i] += wsj * w->gs[i];
+    fm = fn;
+  }
+  if (ns > 0) { /* the corner block and iwork[nf..] are free until Newton's first solve */
+    double c = 0; /* dt sum over the quadrature points of wt (1 - th) th */
+    for (int j = 0; j < p; j++)
+      for (int q = 0; q < w->nv; q++) {
+        const double th = (j + 1 - w->qv[q].c) / p;
+        c += w->qv[q].w * (1 - th) * th;
+      }
+    c *= dt;
+    double *M = w->A.corner, *dQ = w->pS;
+    int *pv = w->iwork + nf;
+    for (int i = 0; i < ns; i++) {
+      for (int j = 0; j < ns; j++) M[i * ns + j] = (i == j) + dT * c / w->msv[i] * w->hV[(size_t)i * nh + j];
+      dQ[i] = a[i] + dT / w->msv[i] * (ps[i] + S[i]) - Q0[i]; /* G(Q0) - Q0 */
+    }
+    /* a singular matrix leaves dQ as it is: then Q = G(Q0), the plain fixed-point step */
+    if (kz_lu_factor(ns, M, pv, NULL) == KZ_OK) kz_lu_solve(ns, M, pv, dQ, NULL);
+    for (int i = 0; i < ns; i++) Q[i] = Q0[i] + dQ[i];
+  }
+  return KZ_OK;
+}
+
+/* The Verlet guess (KZ_VMI_PREDICT_VERLET), in three parts.
+ * 1. The slow end point by one Stormer-Verlet step of size dT: Q0 = a + dT/ms (ps + dT/2 F_s(a, f_0)).
+ * 2. The fast nodes by a Stormer-Verlet march through the p micro steps, the slow positions
+ *    interpolated linearly from a to Q0 as in (3.18), written so that it reproduces the scheme's
+ *    own fast equations (3.10)-(3.11) for a quadratic potential. With a quadrature point (weight
+ *    wt, argument c f_m + (1-c) f_{m+1}) and a force -K f, fast equation m reads
+ *      (M + dt^2 beta K) (f_{m+1} - 2 f_m + f_{m-1}) / dt^2 = -K f_m,   beta = sum wt c (1 - c),
+ *    and equation 0:  (M + dt^2 beta K) (f_1 - f_0) / dt = p^f + dt c1 F(f_0),   c1 = sum wt c.
+ *    The march uses the actual (nonlinear) forces at the nodes and the modified mass
+ *    Mt = Mf + dt^2 (beta_V K_V + beta_W K_W) with the fast Hessians at the first node (beta = 1/4
+ *    for the midpoint rule, 0 for the rectangle and trapezoid rules, where the march is exactly the
+ *    scheme's explicit recursion). It follows the fast oscillation through the macro step with the
+ *    scheme's own phase, where the drift guess leaves it after a fraction of a period.
+ * 3. The slow end point from the scheme's slow equation p^s + D_a L_d = 0 with the slow forces
+ *    met along the march: Q = G(Q) := a + dT/ms (ps + sum_m dt (1 - th_m) F_s(node m)), th_m = m/p
+ *    (trapezoid weights). G depends on Q through the interpolation, G'(Q) ~ -(dT c / ms) H_ss with
+ *    c = dt sum_m (1 - th_m) th_m = dT (p^2 - 1) / (6 p^2) and H_ss the slow-slow Hessian of V at
+ *    the middle node; one Newton step on Q = G(Q) from Q0 gives Q. Parts 2-3 run twice, the second
+ *    time from the Q of the first (at dT = 1, p = 1000 in Fig. 6.19 the slow motion is not small).
+ * Costs 2 p gradients of V and of W (counted in force_evals), three Hessians (two of V, one of W;
+ * not counted, as the Jacobian's Hessians are not) and one nf x nf LU. Newton iterations per step
+ * then stay near one up to p = 200 and grow slowly after (scripts/bench-vmi.lua). Returns the
+ * model's status, or KZ_EDIVERGED for a non-finite guess (the caller then uses the drift guess). */
+static int predict_verlet(ws *w, const double *a, const double *f0, const double *ps, const double *pf,
+                          kz_report *r)
+{
+  const int ns = w->ns, nf = w->nf, p = w->p, nh = ns + nf;
+  const kz_vmi_model *m = w->m;
+  double *Q = w->x + (size_t)p * nf, *Q0 = w->pQ, *Mt = w->A.band; /* band: free until Newton */
+  double c1V, bV, c1W = 0, bW = 0;
+  qsums(w->qv, w->nv, &c1V, &bV);
+  if (m->W) qsums(w->qw, w->nw, &c1W, &bW);
+  if (nf > 0) {
+    memset(w->hV, 0, sizeof(double) * (size_t)nh * nh);
+    memset(w->hW, 0, sizeof(double) * (size_t)nf * nf);
+    if (bV != 0) KZ_TRY(m->V(m->par, a, f0, NULL, NULL, NULL, w->hV));
+    if (bW != 0) KZ_TRY(m->W(m->par, f0, NULL, NULL, w->hW));
+    const double h2 = w->dt * w->dt;
+    for (int i = 0; i < nf; i++)
+      for (int j = 0; j < nf; j++)
+        Mt[i * nf + j] = (i == j ? w->mfv[i] : 0) + h2 * (bV * w->hV[(size_t)(ns + i) * nh + ns + j]
+                                                           + bW * w->hW[(size_t)i * nf + j]);
+    KZ_TRY(kz_lu_factor(nf, Mt, w->iwork, NULL));
+  }
+  KZ_TRY(forces(w, a, f0, r));
+  for (int i = 0; i < ns; i++) Q0[i] = a[i] + w->dT / w->msv[i] * (ps[i] + 0.5 * w->dT * w->gs[i]);
+  for (int pass = 0; pass < 4; pass++) {
+    if (pass > 0) memcpy(Q0, Q, sizeof(double) * (size_t)ns);
+    KZ_TRY(march(w, a, f0, ps, pf, Q0, Mt, w->iwork, c1V, c1W, r));
+    double dq = 0, qn = 0;
+    for (int i = 0; i < ns; i++) { dq = fmax(dq, fabs(Q[i] - Q0[i])); qn = fmax(qn, fabs(Q[i])); }
+    if (dq <= 1e-7 * (1 + qn)) break;
+  }
+  return kz_all_finite(w->x, w->n) ? KZ_OK : KZ_EDIVERGED;
+}
+
 /* One macro step on y from time t (macro index k); see kz_vmi_step. */
 static int step(ws *w, long long k, double t, double *y, double *micro, double *timing, kz_report *r)
 {
   const int ns = w->ns, nf = w->nf, p = w->p, nn = ns + nf;
   const double *a = y, *f0 = y + ns, *ps = y + nn, *pf = y + nn + ns;
   double *Q = w->x + (size_t)p * nf;
-  for (int i = 0; i < ns; i++) Q[i] = a[i] + w->dT * ps[i] / w->msv[i];
-  for (int j = 1; j <= p; j++)
-    for (int i = 0; i < nf; i++) w->x[(size_t)(j - 1) * nf + i] = f0[i] + j * w->dt * pf[i] / w->mfv[i];
+  /* A predictor that fails (the model refuses a predicted point) falls back to the drift guess. */
+  if (w->P->predictor == KZ_VMI_PREDICT_DRIFT || predict_verlet(w, a, f0, ps, pf, r) != KZ_OK)
+    predict_drift(w, a, f0, ps, pf);
   int st = grad_pass(w, a, f0, r);
   if (st != KZ_OK) return kz_fail(r, st, "model", k, t);
   double nr = residual(w, ps, pf);

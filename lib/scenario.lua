@@ -259,11 +259,29 @@ end
 -- Files
 ---------------------------------------------------------------------------------------------------
 
-local made = {} -- directories created by this process (mkdir once per directory)
+-- Directories are created once per process, without a shell: mkdir(2) through the FFI on each
+-- missing component (EEXIST is fine), `mkdir -p` only if the FFI declaration is unavailable.
+local made = {}
+local ffi_ok, ffi = pcall(require, "ffi")
+local sys_mkdir = ffi_ok and pcall(ffi.cdef, "int kz_sc_mkdir(const char *path, unsigned int mode) __asm__(\"mkdir\");")
 local function mkdir_p(dir)
   if dir == "" or made[dir] then return end
-  local ok = os.execute(string.format("mkdir -p '%s' 2>/dev/null", dir:gsub("'", "'\\''")))
-  if ok ~= 0 and ok ~= true then error("cannot create directory " .. dir, 0) end
+  if sys_mkdir then
+    local path = dir:sub(1, 1) == "/" and "" or "."
+    for part in dir:gmatch("[^/]+") do
+      path = path .. "/" .. part
+      if not made[path] then
+        ffi.C.kz_sc_mkdir(path, tonumber("755", 8))
+        made[path] = true
+      end
+    end
+    local f = io.open(dir .. "/.", "r")
+    if not f then error("cannot create directory " .. dir, 0) end
+    f:close()
+  else
+    local ok = os.execute(string.format("mkdir -p '%s'", dir:gsub("'", "'\\''")))
+    if ok ~= 0 and ok ~= true then error("cannot create directory " .. dir, 0) end
+  end
   made[dir] = true
 end
 
@@ -375,9 +393,11 @@ function M:figure(name, vars)
   end
   local cmd = string.format("gnuplot -e %s %s 2>&1", ("'" .. table.concat(assigns, "; "):gsub("'", "'\\''") .. "'"),
                             ("'" .. script:gsub("'", "'\\''") .. "'"))
+  local t0 = kz.prof and kz.prof.now()
   local p = io.popen(cmd)
   local msg = p:read("*a")
   local ok = p:close()
+  if kz.prof then kz.prof.external(kz.prof.now() - t0) end
   if not (ok == true or ok == 0) then
     os.remove(out .. ".tmp")
     if msg:match("not found") then
@@ -524,7 +544,9 @@ end
 -- Progress on stderr: a bar with ETA on a terminal, a few summary lines otherwise.
 ---------------------------------------------------------------------------------------------------
 
+local sys_isatty = ffi_ok and pcall(ffi.cdef, "int kz_sc_isatty(int fd) __asm__(\"isatty\");")
 local function isatty()
+  if sys_isatty then return ffi.C.kz_sc_isatty(2) == 1 end
   local ok = os.execute("test -t 2")
   return ok == 0 or ok == true
 end

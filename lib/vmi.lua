@@ -23,6 +23,7 @@ M.schemes = {
 M.scheme_names = { MM = "midpoint-midpoint (Thm 3.3)", TM = "trapezoidal-midpoint, left rectangle in V",
                    TT = "trapezoidal-trapezoidal, left rectangle in V and W" }
 M.solvers = { structured = C.KZ_VMI_STRUCTURED, dense = C.KZ_VMI_DENSE }
+M.predictors = { verlet = C.KZ_VMI_PREDICT_VERLET, drift = C.KZ_VMI_PREDICT_DRIFT }
 
 local function scheme_of(s)
   if type(s) == "table" then return s end
@@ -31,7 +32,8 @@ local function scheme_of(s)
   return q
 end
 
---- A kz_vmi_params from a scheme name (or {alpha_V, ...}) and options {p, dT, tol, max_iter, solver}.
+--- A kz_vmi_params from a scheme name (or {alpha_V, ...}) and options {p, dT, tol, max_iter, solver,
+-- predictor ('verlet', the default, or 'drift')}.
 function M.params(scheme, o)
   local q = scheme_of(scheme)
   local P = ffi.new("kz_vmi_params")
@@ -43,6 +45,9 @@ function M.params(scheme, o)
   local sv = M.solvers[o.solver or "structured"]
   if not sv then error("vmi: solver must be 'structured' or 'dense' (got " .. tostring(o.solver) .. ")", 2) end
   P.solver = sv
+  local pr = M.predictors[o.predictor or "verlet"]
+  if not pr then error("vmi: predictor must be 'verlet' or 'drift' (got " .. tostring(o.predictor) .. ")", 2) end
+  P.predictor = pr
   return P
 end
 
@@ -159,10 +164,11 @@ function M.harmonic(t)
 end
 
 --- Kinetic, V and W energies of a state (cdata pointer).
+local ebuf, erep -- reused by M.energy (called once per node of a run)
 function M.energy(o, y)
-  local e = kz.vec(3)
-  kz.call("kz_vmi_energy", o.model, y, e, kz.report())
-  return e[0], e[1], e[2]
+  ebuf, erep = ebuf or kz.vec(3), erep or kz.report()
+  kz.call("kz_vmi_energy", o.model, y, ebuf, erep)
+  return ebuf[0], ebuf[1], ebuf[2]
 end
 
 ---------------------------------------------------------------------------------------------------
@@ -176,7 +182,29 @@ function M.steps(T, dT)
   return math.ceil(T / dT - 1e-9), false
 end
 
---- Run N macro steps. o.{p, dT, N (or T), tol, max_iter, solver, micro (bool), timing (bool), y0}.
+-- Output buffers that runs with o.reuse share: kz_vmi_run writes every number of them, so they are
+-- taken from malloc (not zeroed, unlike ffi.new) and grow by doubling, freed by the GC.
+ffi.cdef [[
+void *kz_vmi_lua_malloc(size_t n) __asm__("malloc");
+void kz_vmi_lua_free(void *p) __asm__("free");
+]]
+local pool = {}
+local function buffer(role, n, reuse)
+  if not reuse then return kz.vec(n) end
+  local b = pool[role]
+  if not b or b.n < n then
+    local m = math.max(n, b and 2 * b.n or 0)
+    local raw = ffi.C.kz_vmi_lua_malloc(m * 8)
+    if raw == nil then error("vmi: out of memory for a run buffer of " .. m .. " numbers", 3) end
+    b = { n = m, buf = ffi.gc(ffi.cast("double *", raw), ffi.C.kz_vmi_lua_free) }
+    pool[role] = b
+  end
+  return b.buf
+end
+
+--- Run N macro steps. o.{p, dT, N (or T), tol, max_iter, solver, predictor, micro (bool),
+-- timing (bool), y0, reuse}. reuse = true: out and micro live in buffers the next run with reuse
+-- overwrites (for callers that read a run before starting the next).
 -- Returns a result table: out (cdata rows of d numbers, k = 0..N), micro (rows of 2 nf, j = 0..Np),
 -- counts, timing {jac, solve, total} (seconds), N, d and a row accessor row(k) (cdata pointer).
 function M.run(model, scheme, o)
@@ -187,8 +215,8 @@ function M.run(model, scheme, o)
   if type(o.y0) == "cdata" then ffi.copy(y0, o.y0, d * 8) else
     for i = 1, d do y0[i - 1] = (o.y0 or model.y0)[i] end
   end
-  local out = kz.vec((N + 1) * d)
-  local micro = o.micro and kz.vec((N * o.p + 1) * 2 * model.nf) or nil
+  local out = buffer("out", (N + 1) * d, o.reuse)
+  local micro = o.micro and buffer("micro", (N * o.p + 1) * 2 * model.nf, o.reuse) or nil
   local tim = o.timing and kz.vec(3) or nil
   local r = kz.report()
   kz.call("kz_vmi_run", model.model, P, N, y0, out, N + 1, micro, micro and (N * o.p + 1) or 0, tim, r)
@@ -203,7 +231,12 @@ end
 -- i = 0..n, with `sub` RK4 steps per grid interval (one kz_trajectory call). Returns cdata
 -- rows of d numbers.
 function M.reference(model, h, n, sub, y0)
-  return (kz.trajectory(model.sys, "rk4", 0, h / sub, sub, n, y0 or model.y0))
+  local d = model.d
+  local raw = ffi.C.kz_vmi_lua_malloc((n + 1) * d * 8) -- every number is written: no zeroing
+  if raw == nil then error("vmi.reference: out of memory", 2) end
+  local out = ffi.gc(ffi.cast("double *", raw), ffi.C.kz_vmi_lua_free)
+  kz.call("kz_trajectory", kz.stepper("rk4"), model.sys, 0, h / sub, sub, n, kz.vec(d, y0 or model.y0), out, kz.report())
+  return out
 end
 
 --- The paper's reference (Sec. 6.2): the single-rate VI (scheme with p = 1) with step h / sub,
@@ -230,62 +263,37 @@ end
 -- Measurements
 ---------------------------------------------------------------------------------------------------
 
---- Errors (6.1)-(6.2) of a run against a reference on the grid of spacing href (a multiple-free
--- lookup: node time / href must be an integer). Returns {q_mac, p_mac, q_mic, p_mic, qs, qf, ps, pf}
--- with the Euclidean norm over the whole vector and the sup over nodes; qs..pf split the macro
--- errors into slow and fast parts (Figs. 6.13, 6.15).
-function M.errors(model, res, ref, href)
-  local ns, nf, d = model.ns, model.nf, model.d
-  local dt = res.dT / res.p
-  local function idx(t)
-    local i = math.floor(t / href + 0.5)
-    assert(math.abs(i * href - t) < 1e-9 * math.max(1, t), "vmi.errors: node not on the reference grid")
-    return i
-  end
-  local e = { q_mac = 0, p_mac = 0, q_mic = 0, p_mic = 0, qs = 0, qf = 0, ps = 0, pf = 0 }
-  for k = 0, res.N do
-    local y, z = res.row(k), ref + idx(k * res.dT) * d
-    local a = { 0, 0, 0, 0 } -- qs, qf, ps, pf squared
-    for i = 0, d - 1 do
-      local g = (i < ns and 1) or (i < ns + nf and 2) or (i < 2 * ns + nf and 3) or 4
-      local dy = y[i] - z[i]
-      a[g] = a[g] + dy * dy
-    end
-    e.qs, e.qf = math.max(e.qs, math.sqrt(a[1])), math.max(e.qf, math.sqrt(a[2]))
-    e.ps, e.pf = math.max(e.ps, math.sqrt(a[3])), math.max(e.pf, math.sqrt(a[4]))
-    e.q_mac = math.max(e.q_mac, math.sqrt(a[1] + a[2]))
-    e.p_mac = math.max(e.p_mac, math.sqrt(a[3] + a[4]))
-  end
-  if res.micro then
-    for k = 0, res.N - 1 do
-      for m = 1, res.p - 1 do
-        local j = k * res.p + m
-        local u, z = res.micro + j * 2 * nf, ref + idx(k * res.dT + m * dt) * d
-        local sq, sp = 0, 0
-        for i = 0, nf - 1 do
-          local dq, dp = u[i] - z[ns + i], u[nf + i] - z[2 * ns + nf + i]
-          sq, sp = sq + dq * dq, sp + dp * dp
-        end
-        e.q_mic = math.max(e.q_mic, math.sqrt(sq))
-        e.p_mic = math.max(e.p_mic, math.sqrt(sp))
-      end
-    end
-  end
-  return e
+--- Errors (6.1)-(6.2) of a run against a reference on the grid of spacing href (every node time /
+-- href must be an integer; nref = rows of ref, default: enough for the run). Returns {q_mac, p_mac,
+-- q_mic, p_mic, qs, qf, ps, pf} with the Euclidean norm over the whole vector and the sup over
+-- nodes; qs..pf split the macro errors into slow and fast parts (Figs. 6.13, 6.15). One C call
+-- (kz_vmi_errors) over all the run's rows.
+function M.errors(model, res, ref, href, nref)
+  local e = kz.vec(C.KZ_VMI_E_N)
+  nref = nref or math.floor(res.N * res.dT / href + 0.5) + 1
+  kz.call("kz_vmi_errors", model.ns, model.nf, res.p, res.dT, res.N, res.out, res.micro, ref, nref, href, e,
+          kz.report())
+  return { q_mac = e[C.KZ_VMI_E_QMAC], p_mac = e[C.KZ_VMI_E_PMAC], q_mic = e[C.KZ_VMI_E_QMIC],
+           p_mic = e[C.KZ_VMI_E_PMIC], qs = e[C.KZ_VMI_E_QS], qf = e[C.KZ_VMI_E_QF], ps = e[C.KZ_VMI_E_PS],
+           pf = e[C.KZ_VMI_E_PF] }
 end
 
 --- The one-step propagation matrix (5.2) of the implemented scheme on the harmonic oscillator
 -- (nf = 0): columns are the images of (1, 0) and (0, 1) (the map is linear). Returns a, b, c, d.
+local prop = { models = {}, y = nil, r = nil } -- reused by M.propagation (bisections call it thousands of times)
 function M.propagation(scheme, omega_s, dT, p)
-  local ho = M.harmonic { omega_s = omega_s }
+  local ho = prop.models[omega_s]
+  if not ho then ho = M.harmonic { omega_s = omega_s }; prop.models[omega_s] = ho end
   local P = M.params(scheme, { p = p, dT = dT, tol = 1e-13 })
-  local cols = {}
+  prop.y, prop.r = prop.y or kz.vec(2), prop.r or kz.report()
+  local y, r = prop.y, prop.r
+  local c = {}
   for j = 1, 2 do
-    local y = kz.vec(2, { j == 1 and 1 or 0, j == 2 and 1 or 0 })
-    kz.call("kz_vmi_step", ho.model, P, 0, y, nil, nil, kz.report())
-    cols[j] = { y[0], y[1] }
+    y[0], y[1] = j == 1 and 1 or 0, j == 2 and 1 or 0
+    kz.call("kz_vmi_step", ho.model, P, 0, y, nil, nil, r)
+    c[2 * j - 1], c[2 * j] = y[0], y[1]
   end
-  return cols[1][1], cols[2][1], cols[1][2], cols[2][2]
+  return c[1], c[3], c[2], c[4]
 end
 
 --- Spectral radius of a real 2x2 matrix [[a, b], [c, d]].
@@ -308,10 +316,10 @@ function M.bound_mid(p) if p == 1 then return math.huge end return 12 * p * p / 
 ---------------------------------------------------------------------------------------------------
 
 --- FPU stiff-spring energies (Figs. 6.3-6.5): rows {t, I1, I2, I3, I} at every macro node.
--- o: p, dT, T, tol. Returns rows and the run.
+-- o: p, dT, T, tol. Returns rows and the run (its out buffer is reused by the next such run).
 function M.fpu_energies(scheme, o)
   local fpu = M.fpu()
-  local res = M.run(fpu, scheme, { p = o.p, dT = o.dT, T = o.T, tol = o.tol or 1e-9 })
+  local res = M.run(fpu, scheme, { p = o.p, dT = o.dT, T = o.T, tol = o.tol or 1e-9, reuse = true })
   local rows = {}
   for k = 0, res.N do
     local I, s = M.fpu_I(fpu, res.row(k))
@@ -367,11 +375,13 @@ end
 -- angular momentum rows {t, L1, L2, L3} at every macro node. o: p, dT, T, tol, gravity.
 function M.ring_energies(scheme, o)
   local ring = M.ring { gravity = o.gravity, directions = o.directions }
-  local res = M.run(ring, scheme, { p = o.p, dT = o.dT, T = o.T, tol = o.tol or 1e-8 })
+  local res = M.run(ring, scheme, { p = o.p, dT = o.dT, T = o.T, tol = o.tol or 1e-8, reuse = true })
   local rows, Lrows, E0 = {}, {}, nil
+  local en = kz.vec(3 * (res.N + 1))
+  kz.call("kz_vmi_energies", ring.model, res.N + 1, res.out, en, kz.report())
   for k = 0, res.N do
     local y = res.row(k)
-    local K, V, W = M.energy(ring, y)
+    local K, V, W = en[3 * k], en[3 * k + 1], en[3 * k + 2]
     local E = K + V + W
     E0 = E0 or E
     rows[k + 1] = { t = k * o.dT, kinetic = K, potential = V + W, total = E, relerr = (E - E0) / E0 }
@@ -426,8 +436,8 @@ function M.convergence(problem, scheme, o)
   local rows = {}
   for _, p in ipairs(o.p) do
     for _, dT in ipairs(o.dT) do
-      local res = M.run(model, scheme, { p = p, dT = dT, T = o.T, tol = o.tol, micro = true })
-      local e = M.errors(model, res, ref, o.href)
+      local res = M.run(model, scheme, { p = p, dT = dT, T = o.T, tol = o.tol, micro = true, reuse = true })
+      local e = M.errors(model, res, ref, o.href, n + 1)
       e.p, e.dT, e.newton = p, dT, res.counts.newton_iters
       rows[#rows + 1] = e
       if o.progress then o.progress() end
@@ -562,7 +572,7 @@ end
 
 --- Computing-time study (Sec. 6.3): FPU with micro step dt fixed and dT = p dt, run for `steps`
 -- macro steps (default: all N = T/dT). The fastest of `reps` repetitions is kept (machines are
--- noisy). Returns {N, steps, newton, jac, t_cpu, t_dx, t_jac}: t_cpu the whole run, t_dx and
+-- noisy); o.predictor as in M.params. Returns {N, steps, newton, jac, t_cpu, t_dx, t_jac}: t_cpu the whole run, t_dx and
 -- t_jac the linear-solve and Jacobian-assembly times per macro step (summed over its iterations),
 -- t_dx_iter and t_jac_iter the same per Newton iteration.
 function M.timing(scheme, solver, p, o)
@@ -572,7 +582,8 @@ function M.timing(scheme, solver, p, o)
   local steps = math.min(N, o.max_steps or N)
   local best
   for _ = 1, o.reps or 1 do
-    local r = M.run(fpu, scheme, { p = p, dT = dT, N = steps, tol = o.tol or 1e-9, timing = true, solver = solver })
+    local r = M.run(fpu, scheme, { p = p, dT = dT, N = steps, tol = o.tol or 1e-9, timing = true, solver = solver,
+                                   predictor = o.predictor })
     local t = { N = N, steps = steps, newton = r.counts.newton_iters, jac = r.counts.jac_evals,
                 t_cpu = r.timing.total, t_dx = r.timing.solve / steps, t_jac = r.timing.jac / steps,
                 t_dx_iter = r.timing.solve / r.counts.newton_iters, t_jac_iter = r.timing.jac / r.counts.jac_evals }
@@ -734,7 +745,7 @@ end
 
 --- The runs of the computing-time study (Figs. 6.18, 6.19): for each scheme in P.schemes, the
 -- structured solver at every p in P.p (fastest of P.reps) and then the dense solver at every
--- p <= P.dense_pmax (one run), micro step P.dt, to P.T, Newton tol P.tol; with dense_steps_from,
+-- p <= P.dense_pmax (one run), micro step P.dt, to P.T, Newton tol P.tol, P.predictor; with dense_steps_from,
 -- the dense runs with p >= dense_steps_from stop after P.dense_steps macro steps. Returns the
 -- M.timing results in run order, each with scheme, solver, p and jac_evals (= jac).
 function M.timing_sweep(sc, P, dense_steps_from)
@@ -747,7 +758,7 @@ function M.timing_sweep(sc, P, dense_steps_from)
         if solver == "structured" or p <= P.dense_pmax then
           local cut = solver == "dense" and dense_steps_from and p >= dense_steps_from
           local t = M.timing(sch, solver, p, { dt = P.dt, T = P.T, tol = P.tol, reps = solver == "dense" and 1 or P.reps,
-                                               max_steps = cut and P.dense_steps or nil })
+                                               max_steps = cut and P.dense_steps or nil, predictor = P.predictor })
           t.scheme, t.solver, t.p, t.jac_evals = sch, solver, p, t.jac
           runs[#runs + 1] = t
           sc:progress(string.format("%s %s p = %d", sch, solver, p))
@@ -757,6 +768,11 @@ function M.timing_sweep(sc, P, dense_steps_from)
   end
   return runs
 end
+
+--- The `predictor` parameter of the computing-time scenarios (Figs. 6.18, 6.19): their Newton
+-- iterations start from the drift guess, the usual one and the one these outputs were first made
+-- with (the paper does not say which it used); `predictor=verlet` runs the library's default.
+M.timing_predictor_param = { "predictor", "drift", "", "Newton's initial guess (lib/kz_vmi.c)", choices = { "drift", "verlet" } }
 
 --- Footer of the machine-dependent timing tables.
 M.timing_note = "\nTimes are from the machine that last ran the scenario (machine-dependent, not part of the regression check).\n"

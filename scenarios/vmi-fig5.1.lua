@@ -110,11 +110,11 @@ for i = 0, P.n do
   end
   map[#map + 1] = {} -- blank line between scans (gnuplot grid format)
 end
-local text = S.tsv({ "x", "y", "f_trap", "f_mid" }, {}, { "x = omega_s dT, y = omega_s dt; level-set functions of Sec. 5" })
+local text = { S.tsv({ "x", "y", "f_trap", "f_mid" }, {}, { "x = omega_s dT, y = omega_s dt; level-set functions of Sec. 5" }) }
 for _, r in ipairs(map) do
-  text = text .. (r.x and string.format("%s\t%s\t%s\t%s\n", S.fmt(r.x), S.fmt(r.y), S.fmt(r.f_trap), S.fmt(r.f_mid)) or "\n")
+  text[#text + 1] = r.x and string.format("%s\t%s\t%s\t%s\n", S.fmt(r.x), S.fmt(r.y), S.fmt(r.f_trap), S.fmt(r.f_mid)) or "\n"
 end
-sc:write_text("data/" .. sc.id .. "-map.tsv", text)
+sc:write_text("data/" .. sc.id .. "-map.tsv", table.concat(text))
 local lines = {}
 for _, p in ipairs { 1, 2, 3, 5, 10 } do
   lines[#lines + 1] = { p = p, x_trap = math.sqrt(V.bound_trap(p)), y_trap = math.sqrt(V.bound_trap(p)) / p,

@@ -47,6 +47,7 @@ local sc = S.new {
     { "dense_pmax", 100, "", "largest p run with the dense solver", integer = true, min = 0 },
     { "reps", 3, "", "repetitions per timing (the fastest is kept)", integer = true, min = 1 },
     { "tol", 1e-9, "", "Newton tolerance", positive = true },
+    V.timing_predictor_param,
   },
   quick = { p = { 1, 5, 10, 50 }, T = 1, dense_pmax = 10, reps = 1 },
 }

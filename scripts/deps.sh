@@ -1,14 +1,32 @@
 #!/bin/sh
 # Make sure the Debian packages kapitza needs are present: install them when running as root,
 # otherwise print the exact command to run and fail.
+#   sh scripts/deps.sh           what the library, the scenarios and the tests need
+#   sh scripts/deps.sh --peers   also the optional peer integrators of `make bench` (GSL, SUNDIALS;
+#                                large: libsundials-dev pulls in MPI and PETSc) and GNU parallel
+#   sh scripts/deps.sh --lib     only what building lib/libkapitza.so needs (gcc, LAPACK)
 set -u
 need=""
-command -v luajit  >/dev/null 2>&1 || need="$need luajit"
-[ -f /usr/share/lua/5.1/busted/runner.lua ] || need="$need lua-busted"
-command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
+if [ "${1:-}" != "--lib" ]; then
+  command -v luajit  >/dev/null 2>&1 || need="$need luajit"
+  [ -f /usr/share/lua/5.1/busted/runner.lua ] || need="$need lua-busted"
+  command -v gnuplot >/dev/null 2>&1 || need="$need gnuplot-nox"
+fi
 command -v cc      >/dev/null 2>&1 || need="$need gcc"
 command -v cmark-gfm >/dev/null 2>&1 || need="$need cmark-gfm"
 command -v pkg-config >/dev/null 2>&1 || need="$need pkgconf"
+# LAPACK (dgetrf/dgetrs for the dense Newton baseline of the variational integrators): a link test
+if command -v cc >/dev/null 2>&1; then
+  printf 'void dgetrf_(void);\nint main(void){dgetrf_();return 0;}\n' | cc -x c -o /dev/null - -llapack >/dev/null 2>&1 \
+    || need="$need liblapack-dev"
+else
+  need="$need liblapack-dev"
+fi
+if [ "${1:-}" = "--peers" ]; then
+  pkg-config --exists gsl 2>/dev/null || need="$need libgsl-dev pkg-config"
+  [ -f /usr/include/cvode/cvode.h ] && [ -f /usr/include/arkode/arkode_erkstep.h ] || need="$need libsundials-dev"
+  command -v parallel >/dev/null 2>&1 || need="$need parallel"
+fi
 [ -z "$need" ] && exit 0
 if [ "$(id -u)" = 0 ]; then
   echo "deps: installing$need" >&2

@@ -61,7 +61,7 @@ describe("make install", function()
     local _, flags = U.run(pc .. "pkg-config --cflags --libs kapitza")
     assert.are.equal(string.format("-I%s/include -L%s/lib -lkapitza", prefix, prefix), flags:gsub("%s+$", ""))
     local _, static = U.run(pc .. "pkg-config --static --libs kapitza")
-    assert.truthy(static:find("-lkapitza -lm", 1, true), static)
+    assert.truthy(static:find("-lkapitza -llapack -lm", 1, true), static)
   end)
 
   it("the C example builds through pkg-config, shared and static, runs, and prints the Lua binding's numbers", function()

@@ -100,7 +100,7 @@ describe("vmi C API: bad input #asan", function()
   end)
 
   it("counts macro steps, micro steps, Newton iterations and Jacobians", function()
-    local res = V.run(fpu, "MM", { p = 4, dT = 0.05, N = 10, tol = 1e-10 })
+    local res = V.run(fpu, "MM", { p = 4, dT = 0.05, N = 10, tol = 1e-10, predictor = "drift" })
     assert.are.equal(10, res.counts.macro_steps)
     assert.are.equal(40, res.counts.micro_steps)
     assert.are.equal(res.counts.newton_iters, res.counts.jac_evals)
@@ -110,8 +110,14 @@ describe("vmi C API: bad input #asan", function()
     -- one gradient evaluation of V and one of W per micro interval per residual evaluation
     assert.are.equal(2 * 4 * (res.counts.newton_iters + 10), res.counts.force_evals)
     -- the alpha = 1/2 trapezoid in V has two quadrature points, W (midpoint) one
-    res = V.run(fpu, "TMh", { p = 4, dT = 0.05, N = 10, tol = 1e-10 })
+    res = V.run(fpu, "TMh", { p = 4, dT = 0.05, N = 10, tol = 1e-10, predictor = "drift" })
     assert.are.equal(3 * 4 * (res.counts.newton_iters + 10), res.counts.force_evals)
+    -- the Verlet predictor adds one gradient of V and of W at the first node, then per march (1 to 4)
+    -- one at each node 0..p (node p only when V's quadrature puts weight on it: midpoint yes)
+    res = V.run(fpu, "MM", { p = 4, dT = 0.05, N = 10, tol = 1e-10 })
+    local base = 2 * 4 * (res.counts.newton_iters + 10)
+    assert.is_true(res.counts.force_evals >= base + 10 * 2 * (1 + 5) and res.counts.force_evals <= base + 10 * 2 * (1 + 4 * 5),
+                   tostring(res.counts.force_evals))
     -- measuring energies is not work of the method: kz_vmi_energy counts nothing
     local r = kz.report()
     kz.call("kz_vmi_energy", fpu.model, kz.vec(12, fpu.y0), kz.vec(3), r)
@@ -162,7 +168,7 @@ end)
 -- on log10 tol; the residuals decrease, so success is monotone in tol).
 local function residual_after(model, scheme, o, k)
   local function ok(lt)
-    local P = V.params(scheme, { p = o.p, dT = o.dT, tol = 10 ^ lt, max_iter = k })
+    local P = V.params(scheme, { p = o.p, dT = o.dT, tol = 10 ^ lt, max_iter = k, predictor = "drift" })
     return C.kz_vmi_step(model.model, P, 0, kz.vec(model.d, model.y0), nil, nil, nil) == 0
   end
   local lo, hi = -300, 10
@@ -190,6 +196,23 @@ describe("vmi Newton converges quadratically (exact Jacobian) #asan", function()
         assert.is_true(r1 > 1e-2 and r2 < 1e-1 * r1, msg)
         assert.is_true(order > 1.5, msg)
         assert.is_true(r3 < 1e-8, msg)
+      end
+    end
+  end)
+
+  it("the Verlet predictor: FPU, dt = 0.001, tol 1e-9: at most 1.2 iterations per step for p = 1..1000, " ..
+     "where the drift guess needs 4.5 at p = 1000; the runs agree to 1e-7", function()
+    local fpu = V.fpu()
+    for _, sch in ipairs { "MM", "TM", "TT" } do
+      for _, p in ipairs { 1, 10, 100, 1000 } do
+        local N = math.min(10, math.floor(10 / (0.001 * p) + 0.5))
+        local a = V.run(fpu, sch, { p = p, dT = 0.001 * p, N = N, tol = 1e-9 })
+        local b = V.run(fpu, sch, { p = p, dT = 0.001 * p, N = N, tol = 1e-9, predictor = "drift" })
+        local msg = string.format("%s p=%d: %d iterations in %d steps (drift %d)", sch, p, a.counts.newton_iters, N,
+                                  b.counts.newton_iters)
+        assert.is_true(a.counts.newton_iters <= 1.2 * N, msg)
+        if p == 1000 then assert.is_true(b.counts.newton_iters >= 4 * N, msg) end
+        for i = 0, (N + 1) * 12 - 1 do assert.is_true(math.abs(a.out[i] - b.out[i]) < 1e-7, msg) end
       end
     end
   end)
@@ -311,8 +334,8 @@ describe("vmi geometric properties #asan", function()
     -- iterations of a quadratically convergent Newton (residual ~3e-3, then ~2e-12 < tol).
     local c = step(ring, "MM", { p = 7, dT = 0.01, tol = 1e-13, max_iter = 10 }, ring.y0)
     for _, sch in ipairs { "MM", "TT" } do
-      local a, _, ra = step(ring, sch, { p = 7, dT = 0.01, tol = 1e-10, solver = "structured" }, ring.y0)
-      local b, _, rb = step(ring, sch, { p = 7, dT = 0.01, tol = 1e-10, solver = "dense" }, ring.y0)
+      local a, _, ra = step(ring, sch, { p = 7, dT = 0.01, tol = 1e-10, solver = "structured", predictor = "drift" }, ring.y0)
+      local b, _, rb = step(ring, sch, { p = 7, dT = 0.01, tol = 1e-10, solver = "dense", predictor = "drift" }, ring.y0)
       for i = 1, 36 do assert.is_true(math.abs(a[i] - b[i]) < 1e-11 * (1 + math.abs(a[i]))) end
       assert.are.equal(2, tonumber(ra.newton_iters), sch)
       assert.are.equal(2, tonumber(rb.newton_iters), sch)
@@ -413,5 +436,54 @@ describe("vmi orders (Lemma 4.5, Table 2), FPU", function()
     local q, p = orders("TM", 5)
     assert.is_true(math.abs(q - 1) < 0.15, q)
     assert.is_true(p > 1 and p < 2, p)
+  end)
+end)
+
+describe("vmi errors (6.1)-(6.2) in C (kz_vmi_errors) #asan", function()
+  it("equal the node-by-node definition and refuse nodes off the reference grid", function()
+    local fpu = V.fpu()
+    local href, n = 1e-3, 100
+    local ref = V.reference(fpu, href, n, 2)
+    local res = V.run(fpu, "MM", { p = 4, dT = 0.02, N = 5, tol = 1e-12, micro = true })
+    local e = V.errors(fpu, res, ref, href, n + 1)
+    -- the definition, node by node
+    local want = { q_mac = 0, p_mac = 0, q_mic = 0, p_mic = 0 }
+    for k = 0, res.N do
+      local y, z = res.row(k), ref + math.floor(k * 0.02 / href + 0.5) * 12
+      local sq, sp = 0, 0
+      for i = 0, 5 do sq = sq + (y[i] - z[i]) * (y[i] - z[i]); sp = sp + (y[6 + i] - z[6 + i]) * (y[6 + i] - z[6 + i]) end
+      want.q_mac, want.p_mac = math.max(want.q_mac, math.sqrt(sq)), math.max(want.p_mac, math.sqrt(sp))
+      for m = 1, (k < res.N) and 3 or 0 do
+        local u, zz = res.micro + (k * 4 + m) * 6, ref + math.floor((k * 0.02 + m * 0.005) / href + 0.5) * 12
+        local a, b = 0, 0
+        for i = 0, 2 do a = a + (u[i] - zz[3 + i]) ^ 2; b = b + (u[3 + i] - zz[9 + i]) ^ 2 end
+        want.q_mic, want.p_mic = math.max(want.q_mic, math.sqrt(a)), math.max(want.p_mic, math.sqrt(b))
+      end
+    end
+    for k, v in pairs(want) do
+      assert.is_true(v > 0 and math.abs(e[k] - v) <= 1e-14 * v, string.format("%s %.17g vs %.17g", k, e[k], v))
+    end
+    assert.is_true(e.qs > 0 and e.q_mac >= e.qs and e.q_mac >= e.qf and e.p_mac >= e.pf)
+    -- off the grid (href = 3e-3 does not divide 0.005), or past the reference's last row
+    assert.has_error(function() V.errors(fpu, res, ref, 3e-3, n + 1) end, "kz_vmi_errors: " ..
+      ffi.string(C.kz_strerror(C.KZ_EGRID)) .. " (parameter 'href')")
+    local ok, err = pcall(V.errors, fpu, res, ref, href, 50)
+    assert.is_false(ok)
+    assert.matches("'ref'", err)
+  end)
+end)
+
+describe("vmi energies of a run in one call (kz_vmi_energies) #asan", function()
+  it("equal kz_vmi_energy node by node, bit for bit; bad arguments named", function()
+    local ring = V.ring()
+    local res = V.run(ring, "MM", { p = 3, dT = 0.01, N = 7, tol = 1e-10 })
+    local e = kz.vec(3 * 8)
+    kz.call("kz_vmi_energies", ring.model, 8, res.out, e, kz.report())
+    for k = 0, 7 do
+      local a, b, c = V.energy(ring, res.row(k))
+      assert.is_true(e[3 * k] == a and e[3 * k + 1] == b and e[3 * k + 2] == c, "node " .. k)
+    end
+    assert.are.equal(C.KZ_EDOMAIN, C.kz_vmi_energies(ring.model, -1, res.out, e, nil))
+    assert.are.equal(C.KZ_ENULL, C.kz_vmi_energies(ring.model, 2, nil, e, nil))
   end)
 end)

@@ -198,10 +198,10 @@ function M:parse(argv)
     local sc = M.current
     if ok then
       if sc and sc.stage then sc:commit() end
-      os.exit(0)
+      os.exit(0, true) -- close the Lua state: finalizers run (KZ_PROFILE writes its totals)
     end
     if sc then sc:discard() end
-    os.exit(report(sc and sc.id or self.id, err))
+    os.exit(report(sc and sc.id or self.id, err), true)
   end
   argv = argv or {}
   local P, given = { out = "paper", quick = false, force = false }, {}

@@ -217,7 +217,7 @@ function M.run(model, scheme, o)
   end
   local out = buffer("out", (N + 1) * d, o.reuse)
   local micro = o.micro and buffer("micro", (N * o.p + 1) * 2 * model.nf, o.reuse) or nil
-  local tim = o.timing and kz.vec(3) or nil
+  local tim = o.timing and kz.vec(C.KZ_VMI_T_N) or nil
   local r = kz.report()
   kz.call("kz_vmi_run", model.model, P, N, y0, out, N + 1, micro, micro and (N * o.p + 1) or 0, tim, r)
   local res = { out = out, micro = micro, counts = kz.counts(r), N = N, d = d, p = o.p, dT = o.dT,

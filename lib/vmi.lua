@@ -686,7 +686,10 @@ function M.fpu_exchange(sc, P, measure, specific)
   end
   specific(cl, summary, cells, P)
   cl:write(nil, sc.id .. "-claims")
-  sc:figure(sc.id, { id = sc.id, ps = P.p, springs = l, tmax = tmax,
+  local ref = kz.root .. "/paper/reference/" .. sc.id .. ".tsv" -- the printed return times of I2 (Figs. 6.4, 6.5)
+  local fh = io.open(ref)
+  if fh then fh:close() else ref = "" end
+  sc:figure(sc.id, { id = sc.id, ps = P.p, springs = l, tmax = tmax, ref = ref,
                      title = string.format("%s, %s, ΔT = %g", M.describe(model), M.scheme_names[P.scheme] or P.scheme, P.dT) })
   return summary
 end
@@ -1105,8 +1108,8 @@ end
 function M.study_params(extra)
   return M.keys({
     { "p", { 1, 5, 10, 20, 50, 100, 200, 500, 1000 }, "", "micro steps per macro step (list)", integer = true, min = 1, max = 100000 },
-    { "dt", 0.001, "", "micro step (fixed; the single-rate step of p = 1)", positive = true, max = 1 },
-    { "T", 10, "", "final time t_N (N = T/(p dt) macro steps)", positive = true, max = 1e4 },
+    { "dt", 0.001, "s", "micro step (fixed; the single-rate step of p = 1)", positive = true, max = 1 },
+    { "T", 10, "s", "final time t_N (N = T/(p dt) macro steps)", positive = true, max = 1e4 },
     { "schemes", { "MM", "TM", "TT" }, "", "Q1, Q2, Q3 (list)", choices = M.scheme_choices },
     { "tol", 1e-9, "", "Newton tolerance (max-norm residual)", positive = true, max = 1 },
   }, extra or {}, M.fpu_params())

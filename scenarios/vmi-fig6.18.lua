@@ -31,7 +31,7 @@ local sc = S.new {
   params = V.study_params {
     { "predictor", "drift", "", "Newton's initial guess of the study (lib/kz_vmi.c)", choices = { "drift", "verlet" } },
     { "stab_p", { 1000, 500 }, "", "micro steps per macro step of the long runs (dT = p dt; list)", integer = true, min = 1, max = 100000 },
-    { "stab_T", 200, "", "final time of the long runs", positive = true, max = 1e4 },
+    { "stab_T", 200, "s", "final time of the long runs", positive = true, max = 1e4 },
     { "stab_predictor", "verlet", "", "Newton's initial guess of the long runs", choices = { "drift", "verlet" } },
   },
   quick = { p = { 1, 5, 10, 50 }, T = 1, stab_T = 20 },

@@ -610,6 +610,7 @@ local fpu_measures = {
 function M.fpu_exchange(sc, P, measure, specific)
   local m = fpu_measures[measure]
   if not m then error("vmi.fpu_exchange: measure must be 'exchange' or 'return' (got " .. tostring(measure) .. ")", 2) end
+  M.check_nodes(sc, math.ceil(P.T / P.dT), M.max_rows, "parameters 'T', 'dT'", "macro nodes T/dT")
   local model = M.model("FPU", P)
   local l = model.par.l
   local cols = { "t" }
@@ -795,6 +796,7 @@ end
 -- of schemes): also run them at each p and check that the max error grows along compare...,
 -- P.scheme (Fig. 6.8: MM < TM < TT). Draws figures/<id>.svg.
 function M.spring_ring_energy(sc, P, compare)
+  M.check_nodes(sc, math.ceil(P.T / P.dT), M.max_rows, "parameters 'T', 'dT'", "macro nodes T/dT")
   local model = M.model("SR", P)
   local summary, drift = {}, {}
   sc:progress_start(#P.p)
@@ -867,6 +869,19 @@ function M.spring_ring_energy(sc, P, compare)
                      title = string.format("%s, %s, ΔT = %g", M.describe(model), M.scheme_names[P.scheme] or P.scheme, P.dT) })
   return summary
 end
+
+--- Refuse, before any computation, a run that would keep more than `limit` nodes (its rows are kept
+-- in memory: the states in C buffers, the measured rows as Lua tables): n nodes of `what`, set by
+-- `keys` (text naming the parameters).
+function M.check_nodes(sc, n, limit, keys, what)
+  if n > limit then
+    sc:fail(string.format("%s: %.3g %s would be kept in memory (at most %.3g): reduce them", keys, n, what, limit))
+  end
+end
+
+--- The node limits of the scenarios: 2e6 macro nodes where every node becomes a Lua row (energies,
+-- angular momentum), 1e7 stored states (about 1 GB for the spring ring) elsewhere.
+M.max_rows, M.max_states = 2e6, 1e7
 
 --- Gradient evaluations of runs with every p of ps and every dT of dTs to T: about 6 per micro
 -- step (two potentials, about two Newton iterations), the `work` estimate of the scenarios.
@@ -1028,6 +1043,11 @@ function M.convergence_check(sc, P)
     end
   end
   if #P.dT < 3 then sc:fail("parameter 'dT': at least three macro steps are needed for local slopes") end
+  local dmin, pmax = math.huge, 0
+  for _, dT in ipairs(P.dT) do dmin = math.min(dmin, dT) end
+  for _, p in ipairs(P.p) do pmax = math.max(pmax, p) end
+  M.check_nodes(sc, P.T / P.href * 36, M.max_states * 36, "parameters 'T', 'href'", "reference numbers (T/href rows of up to 36)")
+  M.check_nodes(sc, P.T / dmin * pmax, M.max_states, "parameters 'T', 'dT', 'p'", "micro nodes T p/dT")
   if P.fit > #P.dT then sc:fail(string.format("parameter 'fit': %d is more than the %d macro steps given", P.fit, #P.dT)) end
 end
 
@@ -1113,6 +1133,14 @@ function M.study_params(extra)
     { "schemes", { "MM", "TM", "TT" }, "", "Q1, Q2, Q3 (list)", choices = M.scheme_choices },
     { "tol", 1e-9, "", "Newton tolerance (max-norm residual)", positive = true, max = 1 },
   }, extra or {}, M.fpu_params())
+end
+
+--- Check the study's runs before any computation: at most max_states macro nodes per run.
+function M.study_check(sc, P, T, key)
+  local pmin = math.huge
+  for _, p in ipairs(P.p) do pmin = math.min(pmin, p) end
+  M.check_nodes(sc, T / (pmin * P.dt), M.max_states, string.format("parameters '%s', 'dt', 'p'", key or "T"),
+                "macro nodes T/(p dt)")
 end
 
 --- The work of a whole run of the study at every p and scheme.

@@ -42,6 +42,8 @@ local sc = S.new {
   end,
 }
 local P = sc:parse(arg)
+V.study_check(sc, P, P.T)
+V.study_check(sc, { p = P.stab_p, dt = P.dt }, P.stab_T, "stab_T")
 local model = V.model("FPU", P)
 
 -- The study: whole runs at every scheme and p (work counts only).

@@ -37,6 +37,7 @@ local sc = S.new {
   work = function(P) local n, w = V.study_work(P); return n * #P.predictors, w end,
 }
 local P = sc:parse(arg)
+V.study_check(sc, P, P.T)
 local model = V.model("FPU", P)
 
 -- Whole runs at every scheme, guess and p (work counts only).

@@ -41,6 +41,7 @@ local sc = S.new {
   work = function(P) return V.work_runs(P.p, P.T, P.dT) * 3 * (1 + #P.tol_study), "force evaluations" end,
 }
 local P = sc:parse(arg)
+V.check_nodes(sc, math.ceil(P.T / P.dT), V.max_rows, "parameters 'T', 'dT'", "macro nodes T/dT")
 local model = V.model("SR", P)
 
 -- The plotted runs and the tolerance study.

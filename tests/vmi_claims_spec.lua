@@ -181,7 +181,7 @@ end)
 
 describe("vmi scenarios: command line and data conventions", function()
   it("rejects bad parameters with a message naming them and writes nothing", function()
-    for _, bad in ipairs { "p=0", "scheme=XX", "dT=abc", "foo=1", "tol=-1" } do
+    for _, bad in ipairs { "p=0", "scheme=XX", "dT=abc", "foo=1", "tol=-1", "omega=0", "l=1", "dT=1e-6" } do
       local d = T.tmpdir()
       local st, _, err = T.run(string.format("luajit scenarios/vmi-fig6.3.lua --out %s %s", d, bad))
       assert.are_not.equal(0, st)

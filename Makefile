@@ -19,11 +19,9 @@ OBJ     := $(patsubst lib/%.c,build/obj/%.o,$(SRC))
 AOBJ    := $(patsubst lib/%.c,build/asan/%.o,$(SRC))
 LUAMOD  := $(wildcard lib/*.lua)
 SCEN    := $(sort $(basename $(notdir $(wildcard scenarios/*.lua))))
-# Figures the Makefile draws: the scripts with a '# needs:' line; the others are drawn by their
-# scenario into DIR/figures (scenario.lua, sc:figure) and come with its stamp.
-FIGS    := $(sort $(basename $(notdir $(shell grep -l '^\# needs:' figures/*.gp))))
+# Every figure of paper/figures is drawn by its scenario into DIR/figures (scenario.lua, sc:figure)
+# and comes with its stamp; the benchmark figures (figures/bench-*.gp) are drawn by make bench.
 STAMPS  := $(SCEN:%=build/stamp/%.ok)
-SVGS    := $(FIGS:%=paper/figures/%.svg)
 
 .PHONY: all asan figures paper scenarios check test bench deps deps-lib deps-peers peers clean FORCE
 .DELETE_ON_ERROR:
@@ -82,7 +80,7 @@ deps-peers:
 	@sh scripts/deps.sh --peers
 
 # One stamp per scenario: it writes its own files under paper/ (never another's), so -j2 is safe;
-# it also draws its own figures (figures/<id>*.gp) when the scripts have no '# needs:' line.
+# it also draws its own figures (figures/<id>*.gp and the .gpi files they load).
 .SECONDEXPANSION:
 build/stamp/%.ok: scenarios/%.lua lib/libkapitza.so $(LUAMOD) $(wildcard figures/*.gpi) $$(wildcard figures/$$*.gp) | deps
 	@mkdir -p $(@D)
@@ -91,20 +89,7 @@ build/stamp/%.ok: scenarios/%.lua lib/libkapitza.so $(LUAMOD) $(wildcard figures
 
 scenarios: $(STAMPS)
 
-# Each figure script names the scenarios whose data it draws on a line "# needs: id id ...".
-build/figdeps.mk: $(wildcard figures/*.gp)
-	@mkdir -p $(@D)
-	@for f in $(FIGS:%=figures/%.gp); do id=$$(basename $$f .gp); \
-	  needs=$$(sed -n 's/^# needs://p' $$f); \
-	  printf 'paper/figures/%s.svg:' $$id; \
-	  for n in $$needs; do printf ' build/stamp/%s.ok' $$n; done; echo; done > $@
--include build/figdeps.mk
-
-paper/figures/%.svg: figures/%.gp $(wildcard figures/*.gpi) | deps
-	@mkdir -p $(@D)
-	gnuplot -e "outfile='$@.tmp'" $< && mv $@.tmp $@
-
-paper/paper.md: scripts/weave.lua $(STAMPS) $(SVGS) $(wildcard scenarios/*.lua) $(wildcard paper/reference/*) paper/front.md
+paper/paper.md: scripts/weave.lua $(STAMPS) $(wildcard scenarios/*.lua) $(wildcard paper/reference/*) paper/front.md
 	$(LUAJIT) scripts/weave.lua paper > $@.tmp && mv $@.tmp $@
 
 # the report as one standalone HTML page (figures inline), rendered by cmark-gfm
@@ -113,12 +98,13 @@ paper/paper.html: paper/paper.md scripts/html.lua | deps
 
 paper: paper/paper.md paper/paper.html
 
-figures: $(STAMPS) $(SVGS) paper/paper.md paper/paper.html
+figures: $(STAMPS) paper/paper.md paper/paper.html
 
 check test: lib/libkapitza.so lib/libkapitza-asan.so build/libkzpeers.so | deps
 	@sh scripts/check.sh
 
-# Every scripts/bench-*.lua writes paper/bench/<name>.{tsv,md} (ratios measured in one run).
+# Every scripts/bench-*.lua writes paper/bench/<name>.{tsv,md} (ratios measured in one run), one
+# after the other (never two timings side by side); then figures/bench-*.gp draw them.
 bench: lib/libkapitza.so build/libkzpeers.so | deps
 	@for b in scripts/bench-*.lua; do echo "== $$b"; $(LUAJIT) $$b --out paper || exit 1; done
 	@for f in figures/bench-*.gp; do [ -f "$$f" ] || continue; id=$$(basename $$f .gp); \

@@ -1,6 +1,5 @@
 # make bench: cost of Algorithm 2 with simple filtering against direct Verlet integration of
 # (2.2) with the same micro-step, versus omega (data: paper/bench/cs.tsv, written by make bench).
-# needs:
 load 'figures/style.gpi'
 set logscale xy
 set format x "10^{%L}"

@@ -1,25 +1,35 @@
-# Ober-Bloebaum et al. Figure 6.19: FPU, time per macro step for the linear solves t_dx (left) and the
-# Jacobian t_Jacobi (right) versus p, Q1-Q3, structured elimination (solid) and dense LU (dashed),
-# with slope-1 and slope-3 guides. Times are machine-dependent.
-# needs: vmi-fig6.19
-load 'figures/style.gpi'
-set terminal svg size 1000,440 dynamic enhanced font 'Helvetica,12' linewidth 1.2 background rgb 'white'
+# Ober-Bloebaum et al. Figure 6.19 in counts (the work behind t_dx and t_Jacobi): Newton iterations
+# (= linear solves) per macro step (left) and Hessian evaluations per macro step (right, with a
+# slope-1 guide) against p, Q1-Q3, from each Newton guess (solid: the first, dashed: the second).
+# The times are drawn by make bench (figures/bench-vmi-timing.gp). Drawn by
+# scenarios/vmi-fig6.19.lua from its data: id, schemes, predictors and title come from the run.
+load root.'/figures/style.gpi'
+eval svg(1060, 520)
 set output outfile
-set multiplot layout 1,2 title "FPU, Δt = 0.001: time per macro step versus p"
-set logscale xy
-set xlabel "p"
-set key top left font ',10'
+d = datadir.'/'.id.'.tsv'
+ns = words(schemes)
+np = words(predictors)
+sel(s, g, c) = (strcol('scheme') eq s && strcol('predictor') eq g) ? column(c) / column('N') : NaN
+set multiplot layout 1, 2 title title
+set key outside below horizontal samplen 2 spacing 1.0 font ',10' maxrows 3 noopaque
+set bmargin 8 # room for the x label above the key
+set logscale x
+set xlabel "p (ΔT = p Δt)"
+set title "linear solves per macro step (behind t_{Δx})"
+set ylabel "Newton iterations per macro step"
+set yrange [0 : *]
+plot for [s = 1:ns] for [g = 1:np] d using 'p':(sel(word(schemes, s), word(predictors, g), 'newton')) with linespoints ls s dt g \
+       title sprintf('Q%d (%s), %s guess', s, word(schemes, s), word(predictors, g))
+set title "Hessian evaluations per macro step (behind t_{Jacobi})"
+set ylabel "Hessian evaluations per macro step"
+set logscale y
+set yrange [* : *]
 set format y "10^{%L}"
-t = 'paper/data/vmi-fig6.19-timing.tsv'
-sel(s, v, c) = (strcol(1) eq s && strcol(2) eq v) ? column(c) : NaN
-do for [c in "5 6"] {
-  set ylabel (c eq "5" ? "t_{Δx} per macro step [s]" : "t_{Jacobi} per macro step [s]")
-  plot t using 3:(sel("MM", "structured", c+0)) with linespoints ls 1 title 'Q1 (MM)', \
-       t using 3:(sel("TM", "structured", c+0)) with linespoints ls 2 title 'Q2 (TM)', \
-       t using 3:(sel("TT", "structured", c+0)) with linespoints ls 3 title 'Q3 (TT)', \
-       t using 3:(sel("MM", "dense", c+0)) with linespoints ls 1 dt 2 title 'Q1, dense LU', \
-       t using 3:(sel("TM", "dense", c+0)) with linespoints ls 2 dt 2 title 'Q2, dense LU', \
-       t using 3:(sel("TT", "dense", c+0)) with linespoints ls 3 dt 2 title 'Q3, dense LU', \
-       1e-6*x with lines ls 9 title 'slope 1', 1e-8*x**3 with lines ls 10 title 'slope 3'
-}
+stats d using 'p' nooutput
+pmin = STATS_min
+stats d using (column('hess_evals') > 0 ? column('hess_evals') / column('N') : NaN) nooutput
+hmin = STATS_min
+plot for [s = 1:ns] for [g = 1:np] d using 'p':(sel(word(schemes, s), word(predictors, g), 'hess_evals')) with linespoints ls s dt g \
+       title sprintf('Q%d (%s), %s guess', s, word(schemes, s), word(predictors, g)), \
+     0.5 * hmin * x / pmin with lines ls 9 title 'slope 1'
 unset multiplot

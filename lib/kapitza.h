@@ -486,10 +486,13 @@ typedef struct kz_vmi_params {
 /* State layout (macro node): y = (qs[ns], qf[nf], ps[ns], pf[nf]), 2 (ns + nf) numbers, where
  * qf = q_k^{f,0} and pf = p_k^{f,0} (3.6)-(3.10). */
 
-/* Timing (optional, caller-owned, accumulated, seconds on a monotonic clock):
- * timing[0] Jacobian assembly (t_Jacobi), timing[1] linear solves incl. matrix set-up (t_dx),
- * timing[2] the whole call. */
-enum kz_vmi_timing { KZ_VMI_T_JAC = 0, KZ_VMI_T_SOLVE = 1, KZ_VMI_T_TOTAL = 2, KZ_VMI_T_N = 3 };
+/* Timing (optional, caller-owned, KZ_VMI_T_N numbers, accumulated, seconds on a monotonic clock):
+ * the Jacobian passes (Hessian evaluations and block assembly: t_Jacobi), the linear solves incl.
+ * matrix set-up (t_dx), the whole call, the residual passes (the gradient, i.e. force,
+ * evaluations of V and W and the residual) and Newton's initial guess (the predictor). What the
+ * call spends elsewhere (loop bookkeeping, copying, the clock itself) is the total minus the parts. */
+enum kz_vmi_timing { KZ_VMI_T_JAC = 0, KZ_VMI_T_SOLVE = 1, KZ_VMI_T_TOTAL = 2, KZ_VMI_T_GRAD = 3,
+                     KZ_VMI_T_PREDICT = 4, KZ_VMI_T_N = 5 };
 
 /* One macro step from t on the state y (updated in place on success, unchanged on failure).
  * micro (may be NULL) receives the fast micro-node values of this interval, (p+1) rows of

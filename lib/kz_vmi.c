@@ -27,7 +27,9 @@
  * adds its own gradients of V and W (one of each per node and march, 1 to 4 marches) to
  * force_evals; the drift predictor adds none. The Jacobian is the exact derivative of the residual
  * (agrees with central differences to round-off), so Newton converges quadratically;
- * tests/vmi_spec.lua checks the convergence order of the residuals.
+ * tests/vmi_spec.lua checks the convergence order of the residuals. With a timing buffer the
+ * parts of the work are timed separately (enum kz_vmi_timing: predictor, residual passes,
+ * Jacobian passes, linear solves); scripts/bench-vmi-timing.lua reports them.
  */
 #include "kz_internal.h"
 #include <float.h>
@@ -460,11 +462,14 @@ static int step(ws *w, long long k, double t, double *y, double *micro, double *
   const double *a = y, *f0 = y + ns, *ps = y + nn, *pf = y + nn + ns;
   double *Q = w->x + (size_t)p * nf;
   /* A predictor that fails (the model refuses a predicted point) falls back to the drift guess. */
+  double tp = timing ? now() : 0;
   if (w->P->predictor == KZ_VMI_PREDICT_DRIFT || predict_verlet(w, a, f0, ps, pf, r) != KZ_OK)
     predict_drift(w, a, f0, ps, pf);
+  double tg = timing ? now() : 0;
   int st = grad_pass(w, a, f0, r);
   if (st != KZ_OK) return kz_fail(r, st, "model", k, t);
   double nr = residual(w, ps, pf);
+  if (timing) { double te = now(); timing[KZ_VMI_T_PREDICT] += tg - tp; timing[KZ_VMI_T_GRAD] += te - tg; }
   int it = 0;
   while (nr > w->P->tol) {
     if (it >= w->P->max_iter || !isfinite(nr)) return kz_fail(r, KZ_ENOCONV, "newton", k, t);
@@ -485,9 +490,11 @@ static int step(ws *w, long long k, double t, double *y, double *micro, double *
     it++;
     if (r) r->newton_iters++;
     if (!isfinite(dxn)) return kz_fail(r, KZ_ENOCONV, "newton", k, t);
+    double t3 = timing ? now() : 0;
     st = grad_pass(w, a, f0, r);
     if (st != KZ_OK) return kz_fail(r, st, "model", k, t);
     nr = residual(w, ps, pf);
+    if (timing) timing[KZ_VMI_T_GRAD] += now() - t3;
     /* At the round-off floor (notes, addendum 2): the update is a few ulp and the residual is what
      * a perturbation of x by ~1000 ulp produces through the largest mass/step ratio. */
     if (dxn <= 8 * DBL_EPSILON * xn && nr <= 1e3 * DBL_EPSILON * w->mdt * xn) break;

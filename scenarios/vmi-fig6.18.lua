@@ -1,100 +1,117 @@
--- ### Figure 6.18: computing time and Newton iterations versus p
+-- ### Figure 6.18: Newton iterations and work versus p; large macro steps over a long run
 --
--- **Question.** §6.3: with the micro step Δt fixed and ΔT = pΔt, larger p means fewer but larger
--- nonlinear systems. Does the total number of Newton iterations fall with p, does the multirate
--- integrator save computing time against the single-rate one (p = 1), and do the savings stop for
--- large p? The paper also finds trapezoidal-trapezoidal (Q3) slightly faster than trapezoidal-midpoint
--- (Q2).
+-- **Question.** §6.3: with Δt fixed and ΔT = pΔt, larger p means fewer but larger nonlinear systems.
+-- Does the total number of Newton iterations fall with p, "resulting in the seen computing time
+-- savings"? And §7: "a high number of micro steps and therefore large macro time steps, around 1
+-- sec, can be chosen … without loosing stability" — does ΔT = 1 (p = 1000) stay stable beyond the
+-- study's t_N = 10?
 --
--- **Method.** FPU (Figure 6.3 data), Δt = 0.001, p ∈ {1, 5, 10, 20, 50, 100, 200, 500, 1000},
--- t_N = 10 (so p = 1000 still takes 10 macro steps), schemes Q1 = midpoint-midpoint, Q2 =
--- trapezoidal-midpoint, Q3 = trapezoidal-trapezoidal (left rectangle, §6), Newton tolerance 10⁻⁹, one
--- Newton solve of all p n_f + n_s = 3p + 3 unknowns per macro step with the analytic Jacobian, solved
--- (a) by the structured elimination of the arrowhead Jacobian (cost linear in p) and (b) by a dense LU
--- of the whole Jacobian (cubic in p), as the paper's Matlab code presumably did. Newton iterations
--- are deterministic and written to `paper/data/vmi-fig6.18.tsv`; the times (monotonic clock, fastest
--- of `reps` runs) go to `paper/data/vmi-fig6.18-timing.tsv` and are machine-dependent.
+-- **Method.** The computing-time study above: per scheme and p the total Newton iterations (the
+-- paper's right panel), gradient and Hessian evaluations of the whole run (left: iterations; centre:
+-- evaluations). The paper's left panel, t_cpu, is measured by `make bench`. For §7 the FPU is run
+-- with Δt = 0.001 and p ∈ `stab_p` = {1000, 500} (ΔT = 1 and 0.5) to t = `stab_T` = 200 with each
+-- scheme, Newton from the Verlet predictor (the library's default, which gives Newton its best
+-- start; the drift guess fails at the same steps); stable means reaching t = 200 with the total
+-- energy H within 10 % of H(0) (right panel: the relative energy error until the run ends).
 --
--- **Readings.** t_N and the list of p are not given; the caption's "p ∈ {1, 5, …, 1000}" is filled in
--- as above. The dense solver is run only up to p = `dense_pmax` = 100 here (one dense factorisation
--- costs ≈ 0.05 s at p = 200 and ≈ 10 s at p = 1000 on this machine, so a whole run would break the
--- time budget); Figure 6.19 and `make bench` measure its per-step cost at larger p. Absolute times
--- are not comparable with the paper's (Matlab 2011a on a 2011 iMac); only the trends are. Newton
--- converges quadratically (the Jacobian is exact), so every scheme takes one iteration per step at
--- p = 1 (for the left-rectangle schemes the p = 1 step is even linear in the unknowns for FPU),
--- ≈ 1.04–1.15 per macro step at p = 5, ≈ 1.85 at p = 10, 2 for p = 20–100 and ≈ 2.8 / 3.4 / 4.5
--- at p = 200 / 500 / 1000 (table of Figure 6.19). The total therefore falls with p, but each
--- iteration costs p evaluations of the force and of the Hessian: per micro step a macro step costs
--- (iterations + 1) gradient and (iterations) Hessian evaluations of V and W. In compiled C these
--- dominate, not the per-step overhead of the Newton loop that Matlab pays, so the multirate
--- integrator saves time only where the iterations per macro step stay near one: at p = 5 (t_cpu
--- ≈ 0.83–0.93 of its p = 1 value for all three schemes over repeated runs on this machine), while
--- for p ≥ 10 t_cpu is above its p = 1 value, flat for p = 20–100 and growing with the iterations
--- per macro step beyond.
+-- **Readings.** Per macro step the Newton iterations grow with p (1 at p = 1, 2 for p = 20–100,
+-- 4.5 at p = 1000 from the drift guess; Figure 6.19), so the total falls less than the number of
+-- macro steps, and the total evaluations (p gradients and Hessians per iteration) do not fall at
+-- all: the paper's savings must come from per-step overheads that a compiled code does not have
+-- (measured in `paper/bench/vmi-timing.md`).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
+local E = require "experiment"
 local V = require "vmi"
 
 local sc = S.new {
   id = "vmi-fig6.18",
-  title = "Ober-Bloebaum et al. Fig. 6.18: FPU computing time and Newton iterations versus p",
-  params = {
-    { "p", { 1, 5, 10, 20, 50, 100, 200, 500, 1000 }, "", "micro steps per macro step (list)", integer = true, min = 1 },
-    { "dt", 0.001, "s", "micro step (fixed)", positive = true },
-    { "T", 10, "s", "final time", positive = true },
-    { "schemes", { "MM", "TM", "TT" }, "", "Q1, Q2, Q3 (list)", choices = { "MM", "TM", "TT", "TMh", "TTh" } },
-    { "dense_pmax", 100, "", "largest p run with the dense solver", integer = true, min = 0 },
-    { "reps", 3, "", "repetitions per timing (the fastest is kept)", integer = true, min = 1 },
-    { "tol", 1e-9, "", "Newton tolerance", positive = true },
-    V.timing_predictor_param,
+  title = "Ober-Bloebaum et al. Fig. 6.18: FPU Newton iterations and work versus p; macro steps near 1 over a long run",
+  params = V.study_params {
+    { "predictor", "drift", "", "Newton's initial guess of the study (lib/kz_vmi.c)", choices = { "drift", "verlet" } },
+    { "stab_p", { 1000, 500 }, "", "micro steps per macro step of the long runs (dT = p dt; list)", integer = true, min = 1, max = 100000 },
+    { "stab_T", 200, "s", "final time of the long runs", positive = true, max = 1e4 },
+    { "stab_predictor", "verlet", "", "Newton's initial guess of the long runs", choices = { "drift", "verlet" } },
   },
-  quick = { p = { 1, 5, 10, 50 }, T = 1, dense_pmax = 10, reps = 1 },
+  quick = { p = { 1, 5, 10, 50 }, T = 1, stab_T = 20 },
+  work = function(P)
+    local n = V.study_work(P)
+    for _, p in ipairs(P.stab_p) do n = n + 6 * p * math.ceil(P.stab_T / (p * P.dt)) * 3 * #P.schemes end
+    return n, "force evaluations"
+  end,
 }
 local P = sc:parse(arg)
+V.study_check(sc, P, P.T)
+V.study_check(sc, { p = P.stab_p, dt = P.dt }, P.stab_T, "stab_T")
+local model = V.model("FPU", P)
 
--- Every scheme and p with the structured and the dense solver (lib/vmi.lua).
-local runs = V.timing_sweep(sc, P)
-sc:write_tsv("data/" .. sc.id .. ".tsv", { "scheme", "solver", "p", "N", "newton", "jac_evals" }, runs,
-             { string.format("FPU, dt = %g, T = %g, Newton tol %g: total Newton iterations over the run", P.dt, P.T, P.tol) })
-sc:write_tsv("data/" .. sc.id .. "-timing.tsv", { "scheme", "solver", "p", "N", "t_cpu" }, runs,
-             { "machine-dependent: total computing time [s] of the run (fastest of reps)" })
-
--- Claims of Sec. 6.3 beside the measurements.
-local function get(sch, solver, p, col)
-  for _, r in ipairs(runs) do if r.scheme == sch and r.solver == solver and r.p == p then return r[col] end end
-end
-local md, mdt = {}, {}
+-- The study: whole runs at every scheme and p (work counts only).
+local runs = {}
+sc:progress_start(#P.schemes * (#P.p + #P.stab_p))
 for _, sch in ipairs(P.schemes) do
-  local mono, cells, tc = true, {}, {}
-  for i, p in ipairs(P.p) do
-    local n = get(sch, "structured", p, "newton")
-    if i > 1 then mono = mono and n < get(sch, "structured", P.p[i - 1], "newton") end
-    cells[#cells + 1] = tostring(n)
-    tc[#tc + 1] = string.format("%.3g", get(sch, "structured", p, "t_cpu"))
-  end
-  md[#md + 1] = { sch, "Newton iterations fall with p", table.concat(cells, " / "), mono and "yes" or "**no**" }
-  mdt[#mdt + 1] = { sch, "t_cpu [s], structured", table.concat(tc, " / "), "" }
-  local t1, best = get(sch, "structured", P.p[1], "t_cpu"), math.huge
-  for i = 2, #P.p do best = math.min(best, get(sch, "structured", P.p[i], "t_cpu") / t1) end
-  mdt[#mdt + 1] = { sch, "multirate saves time: min over p > 1 of t_cpu(p)/t_cpu(1), structured",
-                  string.format("%.2f", best), best < 1 and "yes" or "**no**" }
-  local dc = {}
   for _, p in ipairs(P.p) do
-    local t = get(sch, "dense", p, "t_cpu")
-    if t then dc[#dc + 1] = string.format("%.3g", t) end
+    runs[#runs + 1] = V.study_run(model, sch, p, { dt = P.dt, T = P.T, tol = P.tol, predictor = P.predictor })
+    sc:progress(string.format("%s p = %d", sch, p))
   end
-  mdt[#mdt + 1] = { sch, "t_cpu [s], dense (p ≤ " .. P.dense_pmax .. ")", table.concat(dc, " / "), "" }
 end
-local q2, q3 = 0, 0
-for _, p in ipairs(P.p) do
-  q2 = q2 + (get("TM", "structured", p, "t_cpu") or 0)
-  q3 = q3 + (get("TT", "structured", p, "t_cpu") or 0)
+local cols = { "scheme", "p", "N", "unknowns", "newton", "jac_evals", "force_evals", "hess_evals" }
+sc:write_tsv("data/" .. sc.id .. ".tsv", cols, runs,
+             { string.format("%s, dt = %g, T = %g, Newton tol %g, %s guess, structured solver: totals over the run", V.describe(model),
+                             P.dt, P.T, P.tol, P.predictor),
+               "newton = Jacobian assemblies = linear solves; force_evals: gradients of V and W; hess_evals: Hessians of the Jacobian passes" })
+
+-- Sec. 7: large macro steps over a long run.
+local long, summary = {}, {}
+for _, sch in ipairs(P.schemes) do
+  for _, p in ipairs(P.stab_p) do
+    local r = V.long_run(model, sch, p, { dt = P.dt, T = P.stab_T, tol = P.tol, predictor = P.stab_predictor })
+    local Hmax = 0
+    for _, row in ipairs(r.rows) do
+      long[#long + 1] = { scheme = sch, p = p, t = row.t, H = row.H, relerr = row.relerr }
+      Hmax = math.max(Hmax, math.abs(row.H))
+    end
+    summary[#summary + 1] = { scheme = sch, p = p, dT = r.dT, t_end = r.t_end, failed = r.ok and 0 or 1,
+                              max_relerr = r.max_relerr, t_10 = r.t_10, H_max = Hmax, newton = r.newton, msg = r.message }
+    sc:progress(string.format("%s long run p = %d", sch, p))
+  end
 end
-if q2 > 0 and q3 > 0 then
-  mdt[#mdt + 1] = { "TT vs TM", "Q3 needs less time than Q2 (sum of t_cpu over p, structured)",
-                  string.format("%.3g vs %.3g s", q3, q2), q3 <= q2 and "yes" or "**no**" }
+sc:write_tsv("data/" .. sc.id .. "-stability.tsv", { "scheme", "p", "t", "H", "relerr" }, long,
+             { string.format("%s, dt = %g, long runs to t = %g (%s predictor, Newton tol %g): total energy H and (H - H0)/H0 at every",
+                             V.describe(model), P.dt, P.stab_T, P.stab_predictor, P.tol), "macro node reached (a run stops where Newton fails)" })
+sc:write_tsv("tables/" .. sc.id .. ".tsv", { "scheme", "p", "dT", "t_end", "failed", "max_relerr", "t_10", "H_max", "newton" }, summary,
+             { string.format("long runs to t = %g: the time reached, whether Newton failed, max |H - H0|/H0, the first time it", P.stab_T),
+               "exceeds 0.1 (-1: never), the largest |H| and the Newton iterations" })
+
+-- The claims.
+local cl = E.claims(sc)
+local falls, cells = true, {}
+for _, sch in ipairs(P.schemes) do
+  local c, last = {}, math.huge
+  for _, r in ipairs(runs) do
+    if r.scheme == sch then
+      falls = falls and r.newton < last
+      last = r.newton
+      c[#c + 1] = tostring(r.newton)
+    end
+  end
+  cells[#cells + 1] = sch .. ": " .. table.concat(c, " / ")
 end
-sc:write_text("tables/" .. sc.id .. ".md", S.md_table({ "scheme", "quantity", "p = " .. table.concat(P.p, " / "), "holds" }, md))
-sc:write_text("tables/" .. sc.id .. "-timing.md", S.md_table({ "scheme", "quantity", "p = " .. table.concat(P.p, " / "), "holds" }, mdt) ..
-  V.timing_note)
+cl:add("newton_total_falls", "the total number of Newton iterations decreases with p (fewer macro steps)", "decreasing",
+       V.plist(P.p) .. table.concat(cells, "; ") .. " (accept: strictly decreasing in p for every scheme)", falls)
+local top = P.stab_p[1]
+local stable, said, others = true, {}, {}
+for _, s in ipairs(summary) do
+  local ok = s.failed == 0 and s.max_relerr <= 0.1
+  local txt = string.format("%s: %s, abs(H − H₀)/H₀ > 0.1 from t = %s, max %s", s.scheme,
+    s.failed == 1 and string.format("Newton fails at t = %g (%s)", s.t_end, s.msg) or string.format("reaches t = %g", s.t_end),
+    s.t_10 < 0 and "never" or string.format("%g", s.t_10), S.sci(s.max_relerr, 2))
+  if s.p == top then stable = stable and ok; said[#said + 1] = txt else others[#others + 1] = string.format("ΔT = %g, %s", s.dT, ok and string.format("%s: reaches t = %g, max %s", s.scheme, s.t_end, S.sci(s.max_relerr, 2)) or txt) end
+end
+cl:add("dT1_stable", "§7: large macro steps, around 1 s (p = 1000), can be chosen without losing stability", "ΔT ≈ 1 stable",
+       string.format("ΔT = %g (p = %d) to t = %g, %s predictor: %s; H(0) = %.4f%s (accept: every scheme reaches t = %g with abs(H − H₀)/H₀ ≤ 0.1)",
+                     top * P.dt, top, P.stab_T, P.stab_predictor, table.concat(said, "; "), long[1] and long[1].H or 0,
+                     #others > 0 and ("; " .. table.concat(others, "; ")) or "", P.stab_T), stable)
+cl:write(nil, sc.id .. "-claims")
+sc:figure(sc.id, { id = sc.id, schemes = P.schemes, stab_p = P.stab_p, stab_T = P.stab_T, dt = P.dt, T = P.T,
+                   title = string.format("%s, Δt = %g: work of the study (t_N = %g, %s guess) and long runs", V.describe(model), P.dt, P.T, P.predictor) })

@@ -50,7 +50,7 @@ for _, p in ipairs(ps) do
     for _, pr in ipairs { "drift", "verlet" } do
       local s = V.timing("MM", "structured", p, { dt = 0.001, T = 10, reps = 1, max_steps = 20, predictor = pr })
       acc[pr].t[#acc[pr].t + 1] = s.t_cpu / s.steps
-      acc[pr].dx[#acc[pr].dx + 1] = s.t_dx
+      acc[pr].dx[#acc[pr].dx + 1] = s.t_dx_step
       acc[pr].it = s.newton / s.steps
     end
   end

@@ -2,6 +2,7 @@
 -- overview of every artefact of the five papers (paper/reference/artefacts.tsv) with its status
 -- and the verdicts of its claims (the claims tables and the register of known deviations); the
 -- errata register (paper/reference/errata.tsv); then for every scenario, in the papers' order,
+-- the text its family shares when it is the family's first member (paper/reference/<id>-family.md),
 -- its leading comment block (Markdown), a one-line result from its claims, the tables it wrote
 -- (tables/<id>.md, tables/<id>-*.md), its figures (figures/<id>.svg, figures/<id>-*.svg and any
 -- figure script that says "# section: <id>") and links to its data, and each paper's conclusion
@@ -182,6 +183,9 @@ for _, p in ipairs(papers) do
   if #scen > 0 then
     emit("\n## " .. p.title .. "\n")
     for _, id in ipairs(sort_natural(scen)) do
+      -- the method text a family of artefacts shares, stated once before its first member
+      local family = read(paper .. "/reference/" .. id .. "-family.md")
+      if family then emit("\n" .. family) end
       emit("\n<a id=\"" .. id .. "\"></a>\n")
       emit(comment_block(root .. "/scenarios/" .. id .. ".lua") .. "\n")
       local v = verdicts(id)

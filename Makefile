@@ -3,7 +3,7 @@
 #   make figures    run every scenario, draw every figure, weave paper/paper.md and paper.html
 #   make paper      only weave paper/paper.md and render paper/paper.html
 #   make check      tests (busted under LuaJIT, part of them on the sanitizer build) + regression
-#   make bench      benchmarks into paper/bench/
+#   make bench      benchmarks into paper/bench/ (then weaves paper/paper.md and paper.html again)
 #   make asan       lib/libkapitza-asan.so (-fsanitize=address,undefined)
 # Missing Debian packages are installed by scripts/deps.sh when run as root.
 
@@ -109,6 +109,8 @@ bench: lib/libkapitza.so build/libkzpeers.so | deps
 	@for b in scripts/bench-*.lua; do echo "== $$b"; $(LUAJIT) $$b --out paper || exit 1; done
 	@for f in figures/bench-*.gp; do [ -f "$$f" ] || continue; id=$$(basename $$f .gp); \
 	  gnuplot -e "outfile='paper/figures/$$id.svg'" $$f || exit 1; done
+	$(LUAJIT) scripts/weave.lua paper > paper/paper.md.tmp && mv paper/paper.md.tmp paper/paper.md
+	$(LUAJIT) scripts/html.lua paper
 
 clean:
 	rm -rf build lib/libkapitza.so lib/libkapitza-asan.so

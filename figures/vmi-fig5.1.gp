@@ -11,7 +11,7 @@ m = datadir.'/'.id.'-levels.tsv'
 l = datadir.'/'.id.'-lines.tsv'
 ref = root.'/paper/reference/vmi-fig5.1.tsv'
 set multiplot layout 1,2 title "Linear stability of the multirate schemes (harmonic oscillator, Lemma 5.1)"
-set xlabel "ω_s ΔT"
+set xlabel "ω_s ΔT" offset 0,0.4
 set ylabel "ω_s Δt"
 set xrange [0 : xmax]
 set yrange [0 : xmax]
@@ -20,7 +20,7 @@ set cbrange [0 : 1]
 set palette defined (0 '#f1f3f5', 0.5 '#74c0fc', 1 '#1864ab')
 set grid front
 set key outside below horizontal samplen 2 spacing 1.0 font ',10' maxrows 3 noopaque
-set bmargin 7 # room for the x label above the key
+set bmargin 8 # room for the x label above the key
 linecolours = "#d9480f #2b8a3e #862e9c #e67700 #c2255c #0b7285 #495057 #000000"
 lc(i) = word(linecolours, (i - 1) % 8 + 1)
 unset colorbox

@@ -312,6 +312,11 @@ end
 -- Claims (experiment.claims): statements the atlas makes, each measured with its acceptance rule
 ---------------------------------------------------------------------------------------------------
 
+--- The claims table of an atlas scenario (experiment.claims, with the atlas's column heads).
+function A.claims(sc)
+  return E.claims(sc):headed { "statement (atlas)", "expected", "measured", "holds" }
+end
+
 local function rate_word(prob) return prob.stiff.rate_label or prob.stiff.label end
 
 --- "The work `method` needs for error e grows like rate^k, k in [lo, hi]", fitted over the

@@ -195,6 +195,10 @@ function Claims:add(key, text, published, measured, holds)
   return holds
 end
 
+--- The column heads of the Markdown table (default: claim (paper), published, reproduced,
+-- holds); claims that are not a paper's (the atlas's) name theirs.
+function Claims:headed(h) self.header = h; return self end
+
 --- The published value typed into the reference file for `key` (nil if none).
 function Claims:published(key) return self.pub[key] end
 
@@ -203,7 +207,7 @@ function Claims:md(note)
   for i, c in ipairs(self.rows) do
     body[i] = { c.text, c.published, c.measured, c.holds == "no" and "**no**" or c.holds }
   end
-  return S.md_table({ "claim (paper)", "published", "reproduced", "holds" }, body) ..
+  return S.md_table(self.header or { "claim (paper)", "published", "reproduced", "holds" }, body) ..
          (note and ("\n" .. note .. "\n") or "")
 end
 

@@ -104,7 +104,8 @@ paper/figures/%.svg: figures/%.gp $(wildcard figures/*.gpi) | deps
 	@mkdir -p $(@D)
 	gnuplot -e "outfile='$@.tmp'" $< && mv $@.tmp $@
 
-paper/paper.md: scripts/weave.lua $(STAMPS) $(SVGS) $(wildcard scenarios/*.lua) $(wildcard paper/reference/*) paper/front.md
+paper/paper.md: scripts/weave.lua $(STAMPS) $(SVGS) $(wildcard scenarios/*.lua) $(wildcard paper/reference/*) paper/front.md \
+                $(wildcard paper/bench/*.md)
 	$(LUAJIT) scripts/weave.lua paper > $@.tmp && mv $@.tmp $@
 
 # the report as one standalone HTML page (figures inline), rendered by cmark-gfm

@@ -416,12 +416,45 @@ local function median(t)
 end
 A.median = median
 
+--- The envelope of a ladder of runs {error, [key]} (a peer's tolerances): copies ordered by
+-- `key` whose error is the largest error of the runs with at least as much `key`, so that a
+-- run whose error happens to be small does not count for a target its costlier runs miss.
+function A.envelope(pts, key)
+  local t = {}
+  for i, p in ipairs(pts) do
+    local q = {}
+    for k, v in pairs(p) do q[k] = v end
+    t[i] = q
+  end
+  table.sort(t, function(a, b) return a[key] < b[key] end)
+  local worst = 0
+  for i = #t, 1, -1 do
+    worst = math.max(worst, t[i].error)
+    t[i].error = worst
+  end
+  return t
+end
+
+--- CPU seconds per call of f (os.clock, the process's CPU time): one call, or, when it takes less
+-- than `min` seconds (default 2e-3), batches of calls until `min` has passed, the time per call.
+-- Returns f's first result (and message) and the seconds.
+function A.clock(f, min)
+  min = min or 2e-3
+  local t0 = os.clock()
+  local r, msg = f()
+  local dt = os.clock() - t0
+  if r == nil or dt >= min then return r, msg, dt end
+  local n, t1 = 0, os.clock()
+  repeat f(); n = n + 1 until os.clock() - t1 >= min
+  return r, msg, (os.clock() - t1) / n
+end
+
 --- Time entries {group, run = function() -> row or nil, message} in one process, interleaved
--- over o.reps repetitions (default 3); a row's CPU seconds are its own `seconds` (a peer's clock)
--- or os.clock around the call, and the result is their median. A run over o.once seconds (default
--- 0.5) is not repeated; the first run of a group (a method's ladder) over o.budget seconds
--- (default 3) ends that group (its later entries are not run). Returns the rows (each with
--- `seconds` and `times`) in entry order and the messages of the runs that failed.
+-- over o.reps repetitions (default 3); each measurement is A.clock's (short runs batched) and the
+-- result is the median. A run over o.once seconds (default 0.5) is not repeated; the first run of
+-- a group (a method's ladder) over o.budget seconds (default 3) ends that group (its later
+-- entries are not run). Returns the rows (each with `seconds` and `times`) in entry order and the
+-- messages of the runs that failed.
 function A.campaign(entries, o)
   o = o or {}
   local reps, once, budget = o.reps or 3, o.once or 0.5, o.budget or 3
@@ -431,14 +464,12 @@ function A.campaign(entries, o)
       local r = res[k]
       local go = (rep == 1 and not dead[e.group]) or (rep > 1 and r and r.times[1] <= once)
       if go then
-        local t0 = os.clock()
-        local row, msg = e.run()
-        local dt = os.clock() - t0
+        local row, msg, dt = A.clock(e.run)
         if not row then
-          if rep == 1 then failed[#failed + 1] = msg end
+          if rep == 1 and msg then failed[#failed + 1] = msg end
         else
           if not r then r = row; r.times = {}; res[k] = r end
-          r.times[#r.times + 1] = row.seconds_own or dt
+          r.times[#r.times + 1] = dt
           if rep == 1 and dt > budget then dead[e.group] = true end
         end
       end

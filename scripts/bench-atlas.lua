@@ -5,7 +5,9 @@
 -- the problem has a fast part to split off, MRIStep) at rtol = atol = 1e-2 ... 1e-10, each
 -- measured against the same reference by the problem's own error. Timing as in the benchmark
 -- rules (lib/atlas.lua, A.campaign): one process, the runs of one stiffness interleaved over 3
--- repetitions, medians (a run over 0.5 s once; a ladder stops after a run over 1.5 s).
+-- repetitions, medians (runs under 2 ms timed in batches; a run over 0.5 s once; a ladder stops
+-- after a run over 1.5 s). CPU seconds are the process's (os.clock) around the call as a user
+-- makes it, for the library and the peers alike.
 -- Writes DIR/bench/atlas-<problem>.tsv (every run: error, force evaluations, CPU seconds), .md
 -- (the cheapest library method and the best peer at each target and stiffness, their ratio in
 -- CPU seconds and in force evaluations) and .gpvars (what figures/bench-atlas-<problem>.gp
@@ -59,7 +61,7 @@ local function peer_entries(ctx, notes)
           local e = ctx.peer.err(r.y)
           if not finite(e) then return nil, string.format("%s at tol %g: non-finite error", n, tol) end
           return { method = n, family = "peer", knob = "tol", x = tol, x2 = 0, status = "ok", error = e,
-                   force_evals = r.rhs_evals, micro_steps = r.steps, newton_iters = r.jac_evals, seconds_own = r.seconds }
+                   force_evals = r.rhs_evals, micro_steps = r.steps, newton_iters = r.jac_evals }
         end }
       end
     end

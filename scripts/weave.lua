@@ -1,7 +1,8 @@
 -- weave.lua -- write the literate paper (to stdout) as a replication report: paper/front.md; an
 -- overview of every artefact of the five papers (paper/reference/artefacts.tsv) with its status
 -- and the verdicts of its claims (the claims tables and the register of known deviations); the
--- errata register (paper/reference/errata.tsv); then for every scenario, in the papers' order,
+-- errata register (paper/reference/errata.tsv); then for every scenario, in the papers' order
+-- (a section may give its own order, and an introduction paper/reference/intro-<key>.md),
 -- its leading comment block (Markdown), a one-line result from its claims, the tables it wrote
 -- (tables/<id>.md, tables/<id>-*.md), its figures (figures/<id>.svg, figures/<id>-*.svg and any
 -- figure script that says "# section: <id>") and links to its data, and each paper's conclusion
@@ -20,7 +21,8 @@ local papers = {
   { key = "sam", title = "Calvo, Chartier, Murua & Sanz-Serna: stroboscopic averaging (seed 003)" },
   { key = "top", title = "Fredbo: HMM with slow variables for the spinning top (seed 004)" },
   { key = "ex", title = "Your own experiment: examples outside the papers" },
-  { key = "atlas", title = "The efficiency atlas: every method on every problem, and the solvers people use instead" },
+  { key = "atlas", title = "The efficiency atlas: every method on every problem, and the solvers people use instead",
+    order = { "atlas-pendulum", "atlas-ste", "atlas-kepler", "atlas-vdp", "atlas-fpu", "atlas-ring", "atlas-top", "atlas-dpend" } },
 }
 
 local function lines_of(cmd)
@@ -183,7 +185,20 @@ for _, p in ipairs(papers) do
   for _, f in ipairs(ls(root .. "/scenarios/" .. p.key .. "-*.lua")) do scen[#scen + 1] = base(f):gsub("%.lua$", "") end
   if #scen > 0 then
     emit("\n## " .. p.title .. "\n")
-    for _, id in ipairs(sort_natural(scen)) do
+    local intro = read(paper .. "/reference/intro-" .. p.key .. ".md")
+    if intro then emit("\n" .. intro) end
+    scen = sort_natural(scen)
+    if p.order then -- the section's own order, the others after it
+      local rank = {}
+      for k, id in ipairs(p.order) do rank[id] = k end
+      local pos = {}
+      for k, id in ipairs(scen) do pos[id] = k end
+      table.sort(scen, function(a, b)
+        local ra, rb = rank[a] or (#p.order + pos[a]), rank[b] or (#p.order + pos[b])
+        return ra < rb
+      end)
+    end
+    for _, id in ipairs(scen) do
       emit("\n<a id=\"" .. id .. "\"></a>\n")
       emit(comment_block(root .. "/scenarios/" .. id .. ".lua") .. "\n")
       local v = verdicts(id)

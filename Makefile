@@ -89,7 +89,8 @@ build/stamp/%.ok: scenarios/%.lua lib/libkapitza.so $(LUAMOD) $(wildcard figures
 
 scenarios: $(STAMPS)
 
-paper/paper.md: scripts/weave.lua $(STAMPS) $(wildcard scenarios/*.lua) $(wildcard paper/reference/*) paper/front.md
+paper/paper.md: scripts/weave.lua $(STAMPS) $(wildcard scenarios/*.lua) $(wildcard paper/reference/*) paper/front.md \
+                $(wildcard paper/bench/*.md)
 	$(LUAJIT) scripts/weave.lua paper > $@.tmp && mv $@.tmp $@
 
 # the report as one standalone HTML page (figures inline), rendered by cmark-gfm

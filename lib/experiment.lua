@@ -126,6 +126,36 @@ function M.work_at(curve, e)
   return math.exp(y1 + (math.log(e) - x1) * (y2 - y1) / (x2 - x1))
 end
 
+--- The cost (field `key` of the points, e.g. "work" or "seconds") a method needs for error e,
+-- from its runs pts = {{error = ..., [key] = ...}, ...} in any order, never extrapolated: the
+-- cheapest of (a) log-log interpolation between two runs whose errors bracket e and (b) the
+-- cheapest run already at least as accurate as e. Returns the cost and `bound` (true when (b)
+-- gave it: then it is an upper bound), or nil when every run is less accurate than e. Runs with a
+-- non-finite or non-positive error or cost are ignored.
+function M.cost_at(pts, e, key)
+  local ok = {}
+  for _, p in ipairs(pts) do
+    local er, c = p.error, p[key]
+    if type(er) == "number" and type(c) == "number" and er > 0 and er < math.huge and c > 0 and c < math.huge then
+      ok[#ok + 1] = p
+    end
+  end
+  table.sort(ok, function(a, b) return a.error > b.error end)
+  local best, bound
+  for _, p in ipairs(ok) do
+    if p.error <= e and (not best or p[key] < best) then best, bound = p[key], true end
+  end
+  for k = 1, #ok - 1 do
+    local a, b = ok[k], ok[k + 1]
+    if a.error >= e and b.error <= e and a.error > b.error then
+      local x = (math.log(e) - math.log(a.error)) / (math.log(b.error) - math.log(a.error))
+      local c = math.exp(math.log(a[key]) + x * (math.log(b[key]) - math.log(a[key])))
+      if not best or c <= best then best, bound = c, false end
+    end
+  end
+  return best, bound
+end
+
 --- "lo–hi" of a list in format fmt (one value when both print alike), with lo and hi.
 function M.range(xs, fmt)
   local lo, hi = math.huge, -math.huge
@@ -165,6 +195,10 @@ function Claims:add(key, text, published, measured, holds)
   return holds
 end
 
+--- The column heads of the Markdown table (default: claim (paper), published, reproduced,
+-- holds); claims that are not a paper's (the atlas's) name theirs.
+function Claims:headed(h) self.header = h; return self end
+
 --- The published value typed into the reference file for `key` (nil if none).
 function Claims:published(key) return self.pub[key] end
 
@@ -173,7 +207,7 @@ function Claims:md(note)
   for i, c in ipairs(self.rows) do
     body[i] = { c.text, c.published, c.measured, c.holds == "no" and "**no**" or c.holds }
   end
-  return S.md_table({ "claim (paper)", "published", "reproduced", "holds" }, body) ..
+  return S.md_table(self.header or { "claim (paper)", "published", "reproduced", "holds" }, body) ..
          (note and ("\n" .. note .. "\n") or "")
 end
 

@@ -88,28 +88,13 @@ local function campaign(entries)
   return list
 end
 
--- CPU seconds a method needs for error e along its ladder: log-log interpolation between two runs
--- that bracket e, or the cheapest run that is already at least as accurate (then an upper bound,
--- flagged); nil if every run is less accurate than e.
+-- CPU seconds a method needs for error e along its ladder (experiment.cost_at: log-log
+-- interpolation between two runs that bracket e, or the cheapest run already at least as
+-- accurate, then an upper bound, flagged; nil if every run is less accurate than e).
 local function seconds_at(runs, method, e)
   local pts = {}
-  for _, r in ipairs(runs) do
-    if r.method == method and r.error > 0 and r.error == r.error then pts[#pts + 1] = r end
-  end
-  table.sort(pts, function(a, b) return a.error > b.error end)
-  local best, bound
-  for k = 1, #pts do
-    if pts[k].error <= e and (not best or pts[k].seconds < best) then best, bound = pts[k].seconds, true end
-  end
-  for k = 1, #pts - 1 do
-    local a, b = pts[k], pts[k + 1]
-    if a.error >= e and b.error <= e and a.error > b.error then
-      local x = (math.log(e) - math.log(a.error)) / (math.log(b.error) - math.log(a.error))
-      local s = math.exp(math.log(a.seconds) + x * (math.log(b.seconds) - math.log(a.seconds)))
-      if not best or s <= best then best, bound = s, false end
-    end
-  end
-  return best, bound
+  for _, r in ipairs(runs) do if r.method == method then pts[#pts + 1] = r end end
+  return E.cost_at(pts, e, "seconds")
 end
 
 local rows, heads = {}, {}

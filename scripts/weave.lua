@@ -1,12 +1,14 @@
 -- weave.lua -- write the literate paper (to stdout) as a replication report: paper/front.md; an
 -- overview of every artefact of the five papers (paper/reference/artefacts.tsv) with its status
 -- and the verdicts of its claims (the claims tables and the register of known deviations); the
--- errata register (paper/reference/errata.tsv); then for every scenario, in the papers' order,
+-- errata register (paper/reference/errata.tsv); then for every scenario, in the papers' order
+-- (a section may give its own order, and an introduction paper/reference/intro-<key>.md),
 -- the text its family shares when it is the family's first member (paper/reference/<id>-family.md),
 -- its leading comment block (Markdown), a one-line result from its claims, the tables it wrote
 -- (tables/<id>.md, tables/<id>-*.md), its figures (figures/<id>.svg, figures/<id>-*.svg and any
 -- figure script that says "# section: <id>") and links to its data, and each paper's conclusion
--- (paper/reference/conclusion-<key>.md); the benchmarks (bench/*.md); the environment the
+-- (paper/reference/conclusion-<key>.md); the benchmarks (bench/*.md; bench/<id>.md of a scenario,
+-- e.g. the atlas's CPU seconds, beside that scenario with its figure bench-<id>.svg); the environment the
 -- outputs were made in (between the markers <!-- environment --> and <!-- /environment -->,
 -- which the regression spec does not compare).
 --   luajit scripts/weave.lua [PAPERDIR]
@@ -20,6 +22,8 @@ local papers = {
   { key = "sam", title = "Calvo, Chartier, Murua & Sanz-Serna: stroboscopic averaging (seed 003)" },
   { key = "top", title = "Fredbo: HMM with slow variables for the spinning top (seed 004)" },
   { key = "ex", title = "Your own experiment: examples outside the papers" },
+  { key = "atlas", title = "The efficiency atlas: every method on every problem, and the solvers people use instead",
+    order = { "atlas-pendulum", "atlas-ste", "atlas-kepler", "atlas-vdp", "atlas-fpu", "atlas-ring", "atlas-top", "atlas-dpend" } },
 }
 
 local function lines_of(cmd)
@@ -182,7 +186,20 @@ for _, p in ipairs(papers) do
   for _, f in ipairs(ls(root .. "/scenarios/" .. p.key .. "-*.lua")) do scen[#scen + 1] = base(f):gsub("%.lua$", "") end
   if #scen > 0 then
     emit("\n## " .. p.title .. "\n")
-    for _, id in ipairs(sort_natural(scen)) do
+    local intro = read(paper .. "/reference/intro-" .. p.key .. ".md")
+    if intro then emit("\n" .. intro) end
+    scen = sort_natural(scen)
+    if p.order then -- the section's own order, the others after it
+      local rank = {}
+      for k, id in ipairs(p.order) do rank[id] = k end
+      local pos = {}
+      for k, id in ipairs(scen) do pos[id] = k end
+      table.sort(scen, function(a, b)
+        local ra, rb = rank[a] or (#p.order + pos[a]), rank[b] or (#p.order + pos[b])
+        return ra < rb
+      end)
+    end
+    for _, id in ipairs(scen) do
       -- the method text a family of artefacts shares, stated once before its first member
       local family = read(paper .. "/reference/" .. id .. "-family.md")
       if family then emit("\n" .. family) end
@@ -207,6 +224,14 @@ for _, p in ipairs(papers) do
       for _, f in ipairs(sort_natural(ls(paper .. "/figures/" .. id .. "-*.svg"))) do figs[#figs + 1] = base(f) end
       for _, f in ipairs(placed[id] or {}) do figs[#figs + 1] = f .. ".svg" end
       for _, f in ipairs(figs) do emit(string.format("\n![%s](figures/%s)\n", (f:gsub("%.svg$", "")), f)) end
+      -- a scenario's benchmark (make bench: bench/<id>.md and its figure bench-<id>.svg) beside it
+      local bmd = read(paper .. "/bench/" .. id .. ".md")
+      if bmd then
+        emit("\n" .. bmd)
+        if read(paper .. "/figures/bench-" .. id .. ".svg") then
+          emit(string.format("\n![bench-%s](figures/bench-%s.svg)\n", id, id))
+        end
+      end
       local data = ls(paper .. "/data/" .. id .. ".tsv")
       for _, d in ipairs(sort_natural(ls(paper .. "/data/" .. id .. "-*.tsv"))) do data[#data + 1] = d end
       for _, d in ipairs(ls(paper .. "/tables/" .. id .. ".tsv")) do data[#data + 1] = d end
@@ -223,7 +248,10 @@ for _, p in ipairs(papers) do
     if concl then emit("\n### Conclusion: " .. p.title:match("^([^:]+)") .. "\n\n" .. concl) end
   end
 end
-local bench = sort_natural(ls(paper .. "/bench/*.md"))
+local bench = {}
+for _, b in ipairs(sort_natural(ls(paper .. "/bench/*.md"))) do -- those of a scenario are woven beside it
+  if not read(root .. "/scenarios/" .. base(b):gsub("%.md$", "") .. ".lua") then bench[#bench + 1] = b end
+end
 if #bench > 0 then
   emit("\n## Benchmarks (`make bench`)\n")
   emit("\nRatios are measured within one run on one machine; absolute times are only indicative.\n")

@@ -1,0 +1,163 @@
+-- The efficiency atlas (lib/atlas.lua, lib/atlas_problems.lua, scenarios/atlas-*.lua,
+-- scripts/bench-atlas.lua): the cost interpolation, the curves a summary reads, the n/a reasons
+-- of the stepper registry, the references of every problem, work counts that do not depend on
+-- the stiffness, and the bench's outputs. The scenarios' outputs themselves are guarded by the
+-- regression spec and their claims by the claims spec.
+local U = require "testutil"
+local S = require "scenario"
+local E = require "experiment"
+local A = require "atlas"
+local AP = require "atlas_problems"
+
+local function defaults(prob)
+  local P = {}
+  for _, p in ipairs(A.params(prob, A.names(prob))) do P[p[1]] = p[2] end
+  P.methods = nil
+  return P
+end
+
+describe("atlas", function()
+  it("cost_at interpolates in log-log between bracketing runs, never beyond them", function()
+    local pts = { { error = 1e-2, work = 100 }, { error = 1e-4, work = 1e4 }, { error = 0 / 0, work = 5 } }
+    local w, b = E.cost_at(pts, 1e-3, "work")
+    assert.is_true(math.abs(w - 1e3) < 1e-9 * 1e3)
+    assert.is_false(b)
+    assert.is_nil(E.cost_at(pts, 1e-5, "work"))          -- never reached: no extrapolation
+    local w2, b2 = E.cost_at(pts, 1e-1, "work")           -- already more accurate: an upper bound
+    assert.are.equal(100, w2)
+    assert.is_true(b2)
+  end)
+
+  it("a ladder's lucky coarse run does not count as reaching a target its finer runs miss", function()
+    local rows = {}
+    for i, r in ipairs { { 8, 1e-4, 100 }, { 16, 5e-2, 200 }, { 32, 1e-3, 400 }, { 64, 1e-5, 800 } } do
+      rows[i] = { si = 1, method = "m", family = "direct", knob = "n", x = r[1], x2 = 0, status = "ok", error = r[2],
+                  force_evals = r[3] }
+    end
+    A.mark_fronts(rows)
+    local w, b = A.work_at(rows, 1, "m", 1e-3)
+    assert.is_true(math.abs(w - 400) < 1e-9)              -- not 100 (the first run's error is luck)
+    assert.is_false(b)
+    assert.are.equal(5e-2, rows[1].env)
+  end)
+
+  it("a grid's curve is the lower envelope of its ladders", function()
+    local rows, k = {}, 0
+    for _, n in ipairs { 16, 32 } do
+      for _, N in ipairs { 4, 8 } do
+        k = k + 1
+        rows[k] = { si = 1, method = "g", family = "SAM", knob = "N,n", x = N, x2 = n, status = "ok",
+                    error = (n == 16 and 1e-2 or 1e-4) / N, force_evals = N * n }
+      end
+    end
+    A.mark_fronts(rows)
+    local front = {}
+    for _, r in ipairs(rows) do if r.front == 1 then front[#front + 1] = r.x .. "," .. r.x2 end end
+    table.sort(front)
+    -- (4,16) 64 evals 2.5e-3; (8,16) 128 evals 1.25e-3; (4,32) 128 evals 2.5e-5 dominates (8,16)
+    assert.are.same({ "4,16", "4,32", "8,32" }, front)
+  end)
+
+  it("the registry's steppers that do not apply are n/a with the reason", function()
+    local prob = AP.pendulum
+    local _, na = A.catalogue(prob, defaults(prob))
+    local why = {}
+    for _, n in ipairs(na) do why[n.name] = n.reason end
+    assert.truthy(why.strang and why.strang:find("splitting", 1, true))
+    assert.truthy(why.shake and why.shake:find("constraints", 1, true))
+    local names = {}
+    for _, m in ipairs((A.catalogue(prob, defaults(prob)))) do names[m.name] = m.family end
+    assert.are.equal("direct", names.verlet)
+    assert.are.equal("HMM", names["HMM-A2s"])
+    assert.is_nil(names["SAM-rk4/strang"])                -- the pendulum has no splitting
+    local knames = {}
+    for _, m in ipairs((A.catalogue(AP.kepler, defaults(AP.kepler)))) do knames[m.name] = true end
+    assert.truthy(knames["SAM-rk4/strang"] and knames["MR-strang"] and not knames.verlet)
+  end)
+
+  -- The reference of every problem at its smallest stiffness: doubling its resolution moves it
+  -- by less than a hundredth of the smallest target error.
+  for _, key in ipairs { "pendulum", "ste", "kepler", "vdp", "fpu", "ring", "top", "dpend" } do
+    it(key .. ": the reference is resolved far below the targets", function()
+      local prob = AP[key]
+      local P = defaults(prob)
+      local s = P[prob.stiff.key][1]
+      local a = prob.setup(P, s)
+      P.refm = 2 * P.refm
+      local b = prob.setup(P, s)
+      local emin = math.huge
+      for _, e in ipairs(P.target) do emin = math.min(emin, e) end
+      local d = (a.err_angles or a.err)(b.ref)
+      assert.is_true(d < emin / 100, string.format("%s: reference moves by %.3g, smallest target %.3g", key, d, emin))
+    end)
+  end
+
+  it("the HMM's and SAM's work per run does not depend on omega; a direct run's grows like omega", function()
+    local prob = AP.pendulum
+    local P = defaults(prob)
+    local methods = A.catalogue(prob, P)
+    local by = {}
+    for _, m in ipairs(methods) do by[m.name] = m end
+    local ca, cb = prob.setup(P, 1e3), prob.setup(P, 1e4)
+    local function evals(ctx, name, x) return A.run_one(ctx, by[name], x).force_evals end
+    assert.are.equal(evals(ca, "HMM-A2s", 40), evals(cb, "HMM-A2s", 40))
+    assert.are.equal(evals(ca, "SAM-rk4/rk4", { 16, 32 }), evals(cb, "SAM-rk4/rk4", { 16, 32 }))
+    assert.are.equal(10, cb.K / ca.K)                     -- 1600 and 160 periods in about 1 s
+    assert.are.equal(4 * 8 * ca.K, evals(ca, "rk4", 8))
+    assert.are.equal(4 * 8 * cb.K, evals(cb, "rk4", 8))
+  end)
+
+  it("the summary names the cheapest method and claims fail when not measured", function()
+    local rows = {
+      { si = 1, stiffness = 1, method = "a", family = "HMM", knob = "N", x = 1, x2 = 0, status = "ok", error = 1e-2, force_evals = 10 },
+      { si = 1, stiffness = 1, method = "a", family = "HMM", knob = "N", x = 2, x2 = 0, status = "ok", error = 1e-4, force_evals = 100 },
+      { si = 1, stiffness = 1, method = "b", family = "direct", knob = "n", x = 1, x2 = 0, status = "ok", error = 1e-2, force_evals = 50 },
+      { si = 1, stiffness = 1, method = "b", family = "direct", knob = "n", x = 2, x2 = 0, status = "ok", error = 1e-4, force_evals = 5000 },
+    }
+    A.mark_fronts(rows)
+    local methods = { { name = "a", family = "HMM" }, { name = "b", family = "direct" } }
+    local rk = A.ranking(rows, 1, 1e-3, methods)
+    assert.are.equal("a", rk[1].method)
+    assert.is_true(math.abs(rk[2].work / rk[1].work - 500 / 31.622776601683793) < 1e-6)
+    local prob = { stiff = { key = "omega", label = "ω" } }
+    local P = { omega = { 1 }, target = { 1e-3 } }
+    local cl = E.claims(nil)
+    assert.is_false(A.claim_exponent(cl, "k", "text", prob, P, rows, "a", 1e-3, -0.1, 0.1)) -- one stiffness: not measured
+    assert.is_true(A.claim_cheapest(cl, "c", "text", prob, P, rows, methods, 1e-3, 1, { "HMM" }, 10))
+    assert.is_false(A.claim_cheapest(cl, "d", "text", prob, P, rows, methods, 1e-3, 1, { "HMM" }, 100))
+    assert.is_true(A.claim_unreached(cl, "u", "text", prob, P, rows, methods, 1e-5, 1, { "HMM" }))
+    assert.is_false(A.claim_unreached(cl, "v", "text", prob, P, rows, methods, 1e-3, 1, { "HMM" }))
+  end)
+
+  it("bench-atlas writes every run, the summary and what its figure draws", function()
+    local dir = U.tmpdir()
+    local st, _, err = U.run(string.format("luajit scripts/bench-atlas.lua --quick --only kepler --out '%s'", dir))
+    assert.are.equal(0, st, err)
+    local rows, cols = S.read_table(dir .. "/bench/atlas-kepler.tsv")
+    assert.truthy(rows and #rows > 50)
+    local has = {}
+    for _, c in ipairs(cols) do has[c] = true end
+    assert.truthy(has.seconds and has.error and has.force_evals and has.front)
+    local lib = 0
+    for _, r in ipairs(rows) do
+      if r.family ~= "peer" then lib = lib + 1 end
+      assert.is_true(r.seconds >= 0 and r.error >= 0)
+    end
+    assert.is_true(lib > 50)
+    local f = io.open(dir .. "/bench/atlas-kepler.md")
+    local md = f:read("*a")
+    f:close()
+    assert.truthy(md:find("Target error", 1, true))
+    local peers = require "peers"
+    if not peers.available("gsl-rk8pd") then assert.truthy(md:find("Skipped peers", 1, true)) end
+    -- the figure script draws from the written gpvars (a root with figures/ and paper/bench/)
+    assert.truthy(os.execute(string.format("mkdir -p '%s/root/paper' && ln -s '%s/figures' '%s/root/figures' && ln -s '%s/bench' '%s/root/paper/bench'",
+                                           dir, U.root, dir, dir, dir)))
+    local st2, _, err2 = U.run(string.format("gnuplot -e \"root='%s/root'; outfile='%s/b.svg'\" figures/bench-atlas-kepler.gp", dir, dir))
+    assert.are.equal(0, st2, err2)
+    local g = io.open(dir .. "/b.svg")
+    assert.truthy(g and g:read("*a"):find("<svg", 1, true))
+    if g then g:close() end
+    U.rmdir(dir)
+  end)
+end)

@@ -540,7 +540,8 @@ function M.top.catalogue()
         local N = math.floor(x * ctx.scale + 0.5)
         if N < 2 then return nil end
         local xs, _, c2 = hmm.slow_run(ctx.model, { set = "32", macro = c[1], micro = c[2], H = ctx.T / N, T = ctx.T,
-                                                    eta = ctx.eta_h * ctx.h, h = ctx.h, x0 = ctx.y0 })
+                                                    eta = ctx.eta_h * ctx.h, h = ctx.h, x0 = ctx.y0,
+                                                    final = true })
         local y = {}
         for i = 1, 6 do y[i] = xs[i][#xs[i]] end
         return ctx.err(y), c2

@@ -190,7 +190,8 @@ local function slow_set(model, o)
 end
 
 --- Run Algorithms 3-4 on model.vib with the slow set model.slow[o.set] (default "32") from the
--- state o.x0 (Lua array) to o.T. Returns x (x[i][n + 1] = component i at t_n), xi (xi[k][n + 1]),
+-- state o.x0 (Lua array) to o.T. Returns x (x[i][n + 1] = component i at t_n; with o.final only
+-- the last valid node, x[i][1]), xi (xi[k][n + 1], likewise),
 -- the work counts, and the number of valid macro nodes. A failed run raises, unless o.allow_fail:
 -- then the rows before the failure are returned with the error message as a fifth value.
 function M.slow_run(model, o)
@@ -210,9 +211,10 @@ function M.slow_run(model, o)
   local x, xi = {}, {}
   for i = 1, d do x[i] = {} end
   for k = 1, rr do xi[k] = {} end
-  for n = 0, nvalid - 1 do
-    for i = 1, d do x[i][n + 1] = X[n * d + i - 1] end
-    for k = 1, rr do xi[k][n + 1] = XI[n * rr + k - 1] end
+  local first = o.final and math.max(nvalid - 1, 0) or 0 -- o.final: only the last valid node
+  for n = first, nvalid - 1 do
+    for i = 1, d do x[i][n - first + 1] = X[n * d + i - 1] end
+    for k = 1, rr do xi[k][n - first + 1] = XI[n * rr + k - 1] end
   end
   return x, xi, kz.counts(r), nvalid, msg
 end

@@ -366,6 +366,18 @@ describe("the slow-variable HMM (Algorithms 3-4) #asan", function()
     assert.are.equal(60 * (1 + 3 * 10), wv.force_evals)
   end)
 
+  it("final = true returns only the last node, the same numbers as the whole trajectory's last", function()
+    local o = { H = 0.01 / 60, T = 0.01, eta = 1e-5, h = 1e-6, x0 = x0 }
+    local x, xi = hmm.slow_run(T0, o)
+    o.final = true
+    local xf, xif = hmm.slow_run(T0, o)
+    for i = 1, #x do
+      assert.are.equal(1, #xf[i])
+      assert.are.equal(x[i][#x[i]], xf[i][1])
+    end
+    for k = 1, #xi do assert.are.equal(xi[k][#xi[k]], xif[k][1]) end
+  end)
+
   it("options change what they should: normalised vs raw weights, literal predictor (A3), basic least squares", function()
     local T, N = 0.01, 160
     local _, rxi = top.reference(T0, "32", T, T / N, x0, 1e-7)

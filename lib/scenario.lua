@@ -286,6 +286,34 @@ local function mkdir_p(dir)
 end
 
 --- Write `text` to `path` atomically (temporary name in the same folder, then rename).
+--- The command line of a benchmark (scripts/bench-*.lua), which has no keys: --out DIR (default
+-- ROOT/paper) and, where `accepts` lists them, --quick, --only a,b,c (a set of names), the script's
+-- own flags (accepts.flags = { ["--write-before"] = "before" }: field set to true) and valued
+-- options (accepts.values = { ["--reps"] = "reps" }: field set to the string). Anything else is one
+-- line on stderr naming the script, and exit status 2.
+function M.bench_args(name, argv, root, accepts)
+  accepts = accepts or {}
+  local o, flags, values = { out = root .. "/paper", quick = false }, accepts.flags or {}, accepts.values or {}
+  local i = 1
+  while argv[i] do
+    local a, v = argv[i], argv[i + 1]
+    if a == "--out" and v then o.out = v; i = i + 1
+    elseif a == "--quick" and accepts.quick then o.quick = true
+    elseif a == "--only" and v and accepts.only then
+      o.only = {}
+      for k in v:gmatch("[^,]+") do o.only[k] = true end
+      i = i + 1
+    elseif flags[a] then o[flags[a]] = true
+    elseif values[a] and v then o[values[a]] = v; i = i + 1
+    else
+      io.stderr:write(string.format("%s: unknown argument '%s' (or a missing value)\n", name, a))
+      os.exit(2)
+    end
+    i = i + 1
+  end
+  return o
+end
+
 function M.write_atomic(path, text)
   mkdir_p(path:match("^(.*)/[^/]*$") or "")
   local tmp = path .. ".tmp"

@@ -21,18 +21,8 @@ local A = require "atlas"
 local AP = require "atlas_problems"
 local peers = require "peers"
 
-local out, quick, only = root .. "/paper", false, nil
-local i = 1
-while arg[i] do
-  if arg[i] == "--out" and arg[i + 1] then out = arg[i + 1]; i = i + 1
-  elseif arg[i] == "--quick" then quick = true
-  elseif arg[i] == "--only" and arg[i + 1] then
-    only = {}
-    for k in arg[i + 1]:gmatch("[^,]+") do only[k] = true end
-    i = i + 1
-  else io.stderr:write("bench-atlas: unknown argument '" .. arg[i] .. "'\n"); os.exit(2) end
-  i = i + 1
-end
+local cli = S.bench_args("bench-atlas", arg, root, { quick = true, only = true })
+local out, quick, only = cli.out, cli.quick, cli.only
 
 local order = { "pendulum", "ste", "kepler", "vdp", "fpu", "ring", "top", "dpend" }
 local tols = quick and { 1e-3, 1e-6, 1e-9 } or { 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10 }

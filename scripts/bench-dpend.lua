@@ -11,11 +11,8 @@ package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local D = require "dpend"
 
-local out, reps = "paper", 3
-for i = 1, #arg do
-  if arg[i] == "--out" and arg[i + 1] then out = arg[i + 1] end
-  if arg[i] == "--reps" and arg[i + 1] then reps = tonumber(arg[i + 1]) end
-end
+local cli = S.bench_args("bench-dpend", arg, root, { values = { ["--reps"] = "reps" } })
+local out, reps = cli.out, tonumber(cli.reps or "3")
 if not reps or reps < 1 or reps ~= math.floor(reps) then
   io.stderr:write("bench-dpend: --reps must be a whole number >= 1\n")
   os.exit(2)

@@ -37,14 +37,8 @@ local hmm = require "hmm"
 local sam = require "sam"
 local peers = require "peers"
 
-local out, quick = root .. "/paper", false
-local i = 1
-while arg[i] do
-  if arg[i] == "--out" and arg[i + 1] then out = arg[i + 1]; i = i + 1
-  elseif arg[i] == "--quick" then quick = true
-  else io.stderr:write("bench-headline: unknown argument '" .. arg[i] .. "'\n"); os.exit(2) end
-  i = i + 1
-end
+local cli = S.bench_args("bench-headline", arg, root, { quick = true })
+local out, quick = cli.out, cli.quick
 local function say(...) io.stderr:write("bench-headline: ", string.format(...), "\n") end
 
 local available, skipped = {}, {}

@@ -24,18 +24,8 @@ local S = require "scenario"
 local prof = dofile(root .. "/lib/profile.lua") -- its clock (KZ_PROFILE is unset here: writes nothing)
 local now = prof.now
 
-local out, only, before_mode = root .. "/paper", nil, false
-local i = 1
-while arg[i] do
-  if arg[i] == "--out" and arg[i + 1] then out = arg[i + 1]; i = i + 1
-  elseif arg[i] == "--only" and arg[i + 1] then
-    only = {}
-    for id in arg[i + 1]:gmatch("[^,]+") do only[id] = true end
-    i = i + 1
-  elseif arg[i] == "--write-before" then before_mode = true
-  else io.stderr:write("bench-lua: unknown argument '" .. arg[i] .. "'\n"); os.exit(2) end
-  i = i + 1
-end
+local cli = S.bench_args("bench-lua", arg, root, { only = true, flags = { ["--write-before"] = "before" } })
+local out, only, before_mode = cli.out, cli.only, cli.before or false
 
 local function lines(cmd)
   local t, p = {}, io.popen(cmd)

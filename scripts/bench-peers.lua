@@ -28,14 +28,8 @@ local hmm = require "hmm"
 local sam = require "sam"
 local peers = require "peers"
 
-local out, quick = root .. "/paper", false
-local i = 1
-while arg[i] do
-  if arg[i] == "--out" and arg[i + 1] then out = arg[i + 1]; i = i + 1
-  elseif arg[i] == "--quick" then quick = true
-  else io.stderr:write("bench-peers: unknown argument '" .. arg[i] .. "'\n"); os.exit(2) end
-  i = i + 1
-end
+local cli = S.bench_args("bench-peers", arg, root, { quick = true })
+local out, quick = cli.out, cli.quick
 
 local tols = quick and { 1e-4, 1e-6, 1e-8 } or { 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10 }
 local budget, reps = quick and 0.5 or 3, quick and 1 or 3

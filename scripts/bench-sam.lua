@@ -11,10 +11,7 @@ package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local sam = require "sam"
 
-local out = "paper"
-for i = 1, #arg do
-  if arg[i] == "--out" and arg[i + 1] then out = arg[i + 1] end
-end
+local out = S.bench_args("bench-sam", arg, root).out
 
 local epss = { 2^-10, 2^-12, 2^-14, 2^-16 }
 local n, N, refm = 32, 16, 1024

@@ -26,14 +26,8 @@ local V = require "vmi"
 local kz = require "kapitza"
 local ffi = kz.ffi
 
-local out, quick = root .. "/paper", false
-local i = 1
-while arg[i] do
-  if arg[i] == "--out" and arg[i + 1] then out = arg[i + 1]; i = i + 1
-  elseif arg[i] == "--quick" then quick = true
-  else io.stderr:write("bench-vmi-timing: unknown argument '" .. arg[i] .. "'\n"); os.exit(2) end
-  i = i + 1
-end
+local cli = S.bench_args("bench-vmi-timing", arg, root, { quick = true })
+local out, quick = cli.out, cli.quick
 
 ffi.cdef [[
   typedef struct { long tv_sec; long tv_nsec; } kz_bvt_timespec;

@@ -16,14 +16,8 @@ local S = require "scenario"
 local E = require "experiment"
 local V = require "vmi"
 
-local out, quick = root .. "/paper", false
-local i = 1
-while arg[i] do
-  if arg[i] == "--out" and arg[i + 1] then out = arg[i + 1]; i = i + 1
-  elseif arg[i] == "--quick" then quick = true
-  else io.stderr:write("bench-vmi: unknown argument '" .. arg[i] .. "'\n"); os.exit(2) end
-  i = i + 1
-end
+local cli = S.bench_args("bench-vmi", arg, root, { quick = true })
+local out, quick = cli.out, cli.quick
 
 -- The hand-written LU's dense solve per Newton iteration [s] (paper/bench/vmi.tsv of b59d120).
 local handwritten = { [1] = 3.5455e-07, [10] = 1.6172e-05, [100] = 9.8751e-03, [1000] = 9.9415 }

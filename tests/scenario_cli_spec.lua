@@ -64,6 +64,18 @@ describe("scenario command line", function()
     assert.is_nil(S.number("1/0"))
     assert.is_nil(S.number(""))
   end)
+
+  it("every benchmark refuses an unknown argument in one line, exit 2, before any timing", function()
+    for _, b in ipairs { "atlas", "dpend", "headline", "lua", "peers", "sam", "vmi", "vmi-timing" } do
+      local st, _, err = U.run("luajit scripts/bench-" .. b .. ".lua --bogus")
+      assert.are.equal(2, st, b)
+      assert.are.equal("bench-" .. b .. ": unknown argument '--bogus' (or a missing value)\n", err)
+    end
+    -- what bench_args accepts is what the script says it accepts
+    local st, _, err = U.run("luajit scripts/bench-sam.lua --quick")
+    assert.are.equal(2, st)
+    assert.matches("unknown argument '%-%-quick'", err)
+  end)
 end)
 
 -- The parameter table of a scenario, read without running it (its parse raises the spec).

@@ -19,6 +19,7 @@
 -- Everything that steps runs in C (the methods' bindings); this module sweeps and compares.
 local kz = require "kapitza"
 local S = require "scenario"
+local Ti = require "timing"
 local E = require "experiment"
 local C = kz.C
 
@@ -407,13 +408,7 @@ end
 -- Timing (scripts/bench-atlas.lua, scripts/bench-headline.lua): the benchmark rules
 ---------------------------------------------------------------------------------------------------
 
-local function median(t)
-  local u = {}
-  for i, x in ipairs(t) do u[i] = x end
-  table.sort(u)
-  local n = #u
-  return n % 2 == 1 and u[(n + 1) / 2] or 0.5 * (u[n / 2] + u[n / 2 + 1])
-end
+local median = Ti.median
 A.median = median
 
 --- The envelope of a ladder of runs {error, [key]} (a peer's tolerances): copies ordered by

@@ -55,6 +55,13 @@ local function hmm_method(name, label, ladder, opts)
            end }
 end
 
+--- Every registry stepper that takes sys as a curve of m, and those that do not as n/a rows of na.
+local function add_direct(m, na, sys, opts)
+  local d, dna = A.direct(sys, opts)
+  for _, x in ipairs(d) do m[#m + 1] = x end
+  for _, x in ipairs(dna) do na[#na + 1] = x end
+end
+
 --- SAM, LISP and the multirevolution method (lib/sam.lua) on a system with a fast period
 -- ctx.period, from ctx.y0 to ctx.T = ctx.K periods: the pairs macro/micro of o.macros x
 -- o.micros ("rk4", "dp5", "ode45" x "rk4", "strang"), each on the grid N x n (N macro steps, n
@@ -180,9 +187,7 @@ function M.pendulum.catalogue(P)
   local na = {}
   sam_methods({ macros = { "rk4", "dp5", "ode45" }, micros = { "rk4", "strang" }, N = { 8, 16, 32, 64 }, n = { 16, 32, 64 },
                 tols = { 1e-4, 1e-6, 1e-8 } }, m, na, pend_sample.sys)
-  local d, dna = A.direct(pend_sample.sys)
-  for _, x in ipairs(d) do m[#m + 1] = x end
-  for _, x in ipairs(dna) do na[#na + 1] = x end
+  add_direct(m, na, pend_sample.sys)
   na[#na + 1] = { name = "slow-variable HMM (Fredbo)", family = "HMM", reason = "built for an autonomous fast rotation with " ..
                   "known slow variables; here the fast scale is an explicit forcing, which Algorithms 1-2 treat" }
   na[#na + 1] = { name = "variational multirate (MM, TM, TT)", family = "VMI", reason = "needs a potential split into " ..
@@ -269,9 +274,7 @@ function M.ste.catalogue(P)
   local na = {}
   sam_methods({ macros = { "rk4", "dp5", "ode45" }, micros = { "rk4", "strang" }, N = { 8, 16, 32, 64 }, n = { 16, 32, 64 },
                 tols = { 1e-4, 1e-6, 1e-8 } }, m, na, ste_sample.sys)
-  local d, dna = A.direct(ste_sample.sys)
-  for _, x in ipairs(d) do m[#m + 1] = x end
-  for _, x in ipairs(dna) do na[#na + 1] = x end
+  add_direct(m, na, ste_sample.sys)
   na[#na + 1] = { name = "slow-variable HMM (Fredbo)", family = "HMM", reason = "built for an autonomous fast rotation " ..
                   "with known slow variables; the fast scale here is an explicit forcing (HMM-X-y above)" }
   na[#na + 1] = { name = "variational multirate (MM, TM, TT)", family = "VMI", reason = "needs a potential split into " ..
@@ -340,9 +343,7 @@ local function sam_problem(t)
     sam_methods({ macros = { "rk4", "dp5", "ode45" }, micros = { "rk4", "strang" }, N = t.N,
                   n = { 16, 32, 64, 128 }, tols = { 1e-4, 1e-6, 1e-8 }, N_mr = { 1, 2, 4, 8, 16 } },
                 m, na, sample.sys)
-    local d, dna = A.direct(sample.sys)
-    for _, x in ipairs(d) do m[#m + 1] = x end
-    for _, x in ipairs(dna) do na[#na + 1] = x end
+    add_direct(m, na, sample.sys)
     na[#na + 1] = { name = "HMM (Algorithms 1-2, HMM-X-y)", family = "HMM", reason = "needs a second-order system " ..
                     "driven by an explicit fast phase, y'' = f(omega t, y); here the oscillation is the system's own " ..
                     "(" .. t.fast_what .. ")" }
@@ -435,9 +436,7 @@ local function vmi_problem(t)
           return ctx.err(y), res.counts
         end }
     end
-    local d, dna = A.direct(sample.sys)
-    for _, x in ipairs(d) do m[#m + 1] = x end
-    for _, x in ipairs(dna) do na[#na + 1] = x end
+    add_direct(m, na, sample.sys)
     na[#na + 1] = { name = "HMM (Algorithms 1-2, HMM-X-y)", family = "HMM", reason = "needs an explicit fast phase " ..
                     "omega t driving the force; here the fast motion is the stiff springs' own oscillation" }
     na[#na + 1] = { name = "SAM, LISP, multirevolution", family = "SAM", reason = "need a fast motion that is periodic " ..
@@ -547,9 +546,7 @@ function M.top.catalogue()
         return ctx.err(y), c2
       end }
   end
-  local d, dna = A.direct(top_sample.sys)
-  for _, x in ipairs(d) do m[#m + 1] = x end
-  for _, x in ipairs(dna) do na[#na + 1] = x end
+  add_direct(m, na, top_sample.sys)
   na[#na + 1] = { name = "HMM (Algorithms 1-2, HMM-X-y)", family = "HMM", reason = "needs a second-order system driven " ..
                   "by an explicit fast phase; the free top's fast scale is its own spin (the slow-variable HMM above)" }
   na[#na + 1] = { name = "SAM, LISP, multirevolution", family = "SAM", reason = "need a time-periodic fast forcing of known " ..
@@ -642,9 +639,7 @@ function M.dpend.catalogue()
       skip[name] = "on the Cartesian form it ignores the constraints g(q) = 0 (it runs on the angle ODE instead, below)"
     end
   end
-  local d, dna = A.direct(dp_sample.sys, { skip = skip, ladders = { [2] = { 16, 32, 64 }, default = { 8, 16, 32 } } })
-  for _, x in ipairs(d) do m[#m + 1] = x end
-  for _, x in ipairs(dna) do na[#na + 1] = x end
+  add_direct(m, na, dp_sample.sys, { skip = skip, ladders = { [2] = { 16, 32, 64 }, default = { 8, 16, 32 } } })
   local da, dana = A.direct(dp_sample.lagrange, { label = "(angles)", sysname = "lagrange", err = "err_angles",
                                                    ladders = { [1] = { 8, 32 }, [2] = { 16, 32, 64 }, default = { 8, 16, 32 } } })
   for _, x in ipairs(da) do x.label = x.label .. ", on the Lagrangian ODE in the angles"; m[#m + 1] = x end

@@ -20,17 +20,7 @@
 -- intervals, i.e. it is counted as Lua time: the Lua share measured this way is an upper bound.
 local ffi = require "ffi"
 
--- Our own name for clock_gettime (asm label), so that no other ffi.cdef of it can clash.
-ffi.cdef [[
-typedef struct { long tv_sec; long tv_nsec; } kz_prof_ts;
-int kz_prof_clock_gettime(int clk, kz_prof_ts *tp) __asm__("clock_gettime");
-]]
-local CLOCK_MONOTONIC = 1
-local ts = ffi.new("kz_prof_ts")
-local function now()
-  ffi.C.kz_prof_clock_gettime(CLOCK_MONOTONIC, ts)
-  return tonumber(ts.tv_sec) + 1e-9 * tonumber(ts.tv_nsec)
-end
+local now = require("timing").now -- CLOCK_MONOTONIC
 
 local M = { now = now }
 local acc = { c = 0, calls = 0, ext = 0, start = now(), fn = {} }

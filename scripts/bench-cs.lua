@@ -5,6 +5,7 @@
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
+local Ti = require "timing"
 local kz = require "kapitza"
 local hmm = require "hmm"
 local models = require "models"
@@ -18,15 +19,7 @@ local sc = S.new { id = "bench-cs", title = "kapitza benchmark: Verlet micro-ste
   quick = { steps = 2e6, omegas = { 1e2, 1e3 } } }
 local P = sc:parse(arg)
 
-ffi.cdef [[
-  typedef struct { long tv_sec; long tv_nsec; } kz_bench_timespec;
-  int clock_gettime(int clk, kz_bench_timespec *tp);
-]]
-local ts = ffi.new("kz_bench_timespec")
-local function now()
-  ffi.C.clock_gettime(1, ts)
-  return tonumber(ts.tv_sec) + tonumber(ts.tv_nsec) * 1e-9
-end
+local now = Ti.now
 local function best_of(k, f)
   local best = math.huge
   for _ = 1, k do

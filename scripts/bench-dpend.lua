@@ -9,6 +9,7 @@
 local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
+local Ti = require "timing"
 local D = require "dpend"
 
 local cli = S.bench_args("bench-dpend", arg, root, { values = { ["--reps"] = "reps" } })
@@ -28,13 +29,7 @@ local function timed(f)
   local row = f()
   return os.clock() - t0, row
 end
-local function median(t)
-  local s = {}
-  for i, x in ipairs(t) do s[i] = x end
-  table.sort(s)
-  local k = #s
-  return k % 2 == 1 and s[(k + 1) / 2] or 0.5 * (s[k / 2] + s[k / 2 + 1])
-end
+local median = Ti.median
 
 -- models and references (not timed)
 local setup = {}

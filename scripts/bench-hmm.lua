@@ -11,6 +11,7 @@
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
+local Ti = require "timing"
 local kz = require "kapitza"
 local hmm = require "hmm"
 local models = require "models"
@@ -23,8 +24,6 @@ local sc = S.new { id = "bench-hmm", title = "kapitza benchmark: the HMM against
 local P = sc:parse(arg)
 
 ffi.cdef [[
-  typedef struct { long tv_sec; long tv_nsec; } kz_bench_ts;
-  int clock_gettime(int clk, kz_bench_ts *tp);
   double cs_alg2(long long N, double H, double omega, long long n, const double *w, double l,
                  double g, double vmax, double Q0, double P0, long long *evals);
   double ste_v(long long N, double H, double eps, double g, double l, long long n, double h,
@@ -34,37 +33,18 @@ ffi.cdef [[
   double ste_v_fp(kz_phase_accel_fn f, void *par, long long N, double H, double eps, double l,
                   long long n, double h, const double *w, double Th0, double Om0, long long *evals);
 ]]
-local ts = ffi.new("kz_bench_ts")
-local function now()
-  ffi.C.clock_gettime(1, ts)
-  return tonumber(ts.tv_sec) + tonumber(ts.tv_nsec) * 1e-9
-end
+local now = Ti.now
 
 local so = root .. "/build/bench_hmm_loop.so"
 assert(os.execute(string.format("mkdir -p '%s/build' && ${CC:-cc} -O2 -std=c11 -D_DEFAULT_SOURCE -shared -fPIC -o '%s' '%s/scripts/bench_hmm_loop.c' -lm",
                                 root, so, root)) == 0, "cannot compile scripts/bench_hmm_loop.c")
 local L = ffi.load(so)
 
--- seconds per call of f, repeating f until `sample` seconds have passed
-local function per_call(f)
-  local reps, t0 = 0, now()
-  repeat f(); reps = reps + 1 until now() - t0 >= P.sample
-  return (now() - t0) / reps
-end
+local function per_call(f) return Ti.per_call(f, P.sample) end
 
-local function median(t)
-  local s = {}
-  for i, v in ipairs(t) do s[i] = v end
-  table.sort(s)
-  local n = #s
-  return n % 2 == 1 and s[(n + 1) / 2] or 0.5 * (s[n / 2] + s[n / 2 + 1])
-end
+local median = Ti.median
 
-local function minmax(t)
-  local lo, hi = math.huge, -math.huge
-  for _, v in ipairs(t) do lo, hi = math.min(lo, v), math.max(hi, v) end
-  return lo, hi
-end
+local minmax = Ti.minmax
 
 -- Time the library call `lib` and the loop `plain` interleaved; check they compute the same.
 local function compare(name, lib, plain)

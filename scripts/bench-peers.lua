@@ -39,11 +39,7 @@ for _, n in ipairs(peers.names) do
 end
 for _, s in ipairs(skipped) do io.stderr:write("bench-peers: skipped " .. s .. "\n") end
 
-local function median(t)
-  table.sort(t)
-  local n = #t
-  return n % 2 == 1 and t[(n + 1) / 2] or 0.5 * (t[n / 2] + t[n / 2 + 1])
-end
+local median = require("timing").median
 
 -- Run the entries (closures returning {error, work, seconds?}) interleaved over reps, medians of
 -- the seconds; an entry whose first run exceeds `budget` stops its ladder (later tolerances of

@@ -10,6 +10,7 @@
 local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
+local Ti = require "timing"
 local kz = require "kapitza"
 local hmm = require "hmm"
 local models = require "models"
@@ -26,32 +27,10 @@ local sc = S.new { id = "bench-top", title = "kapitza benchmark: the slow-variab
   quick = { samples = 3, sample = 0.01, omega = { 1e3, 1e4 } } }
 local P = sc:parse(arg)
 
-ffi.cdef [[
-  typedef struct { long tv_sec; long tv_nsec; } kz_bench_top_ts;
-  int clock_gettime(int clk, kz_bench_top_ts *tp);
-]]
-local ts = ffi.new("kz_bench_top_ts")
-local function now()
-  ffi.C.clock_gettime(1, ts)
-  return tonumber(ts.tv_sec) + tonumber(ts.tv_nsec) * 1e-9
-end
-local function per_call(f)
-  local reps, t0 = 0, now()
-  repeat f(); reps = reps + 1 until now() - t0 >= P.sample
-  return (now() - t0) / reps
-end
-local function median(t)
-  local s = {}
-  for i, v in ipairs(t) do s[i] = v end
-  table.sort(s)
-  local n = #s
-  return n % 2 == 1 and s[(n + 1) / 2] or 0.5 * (s[n / 2] + s[n / 2 + 1])
-end
-local function minmax(t)
-  local lo, hi = math.huge, -math.huge
-  for _, v in ipairs(t) do lo, hi = math.min(lo, v), math.max(hi, v) end
-  return lo, hi
-end
+local now = Ti.now
+local function per_call(f) return Ti.per_call(f, P.sample) end
+local median = Ti.median
+local minmax = Ti.minmax
 
 local model = models.top {}
 local s32 = model.slow["32"]

@@ -21,6 +21,7 @@
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
+local Ti = require "timing"
 local E = require "experiment"
 local V = require "vmi"
 local kz = require "kapitza"
@@ -29,15 +30,7 @@ local ffi = kz.ffi
 local cli = S.bench_args("bench-vmi-timing", arg, root, { quick = true })
 local out, quick = cli.out, cli.quick
 
-ffi.cdef [[
-  typedef struct { long tv_sec; long tv_nsec; } kz_bvt_timespec;
-  int clock_gettime(int clk, kz_bvt_timespec *tp);
-]]
-local ts = ffi.new("kz_bvt_timespec")
-local function now()
-  ffi.C.clock_gettime(1, ts) -- CLOCK_MONOTONIC
-  return tonumber(ts.tv_sec) + tonumber(ts.tv_nsec) * 1e-9
-end
+local now = Ti.now
 local function loadavg()
   local f = io.open("/proc/loadavg")
   local s = f and f:read("*l") or "?"
@@ -112,13 +105,7 @@ end
 local load1 = loadavg()
 
 -- Medians and spreads.
-local function median(t)
-  local c = {}
-  for k, v in ipairs(t) do c[k] = v end
-  table.sort(c)
-  local n = #c
-  return n % 2 == 1 and c[(n + 1) / 2] or 0.5 * (c[n / 2] + c[n / 2 + 1])
-end
+local median = Ti.median
 local function stat(c, f) -- median, min, max of f(sample) over the rounds
   local v = {}
   for r, s in ipairs(c.samples) do v[r] = f(s) end

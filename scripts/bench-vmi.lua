@@ -13,6 +13,7 @@
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
+local Ti = require "timing"
 local E = require "experiment"
 local V = require "vmi"
 
@@ -22,13 +23,7 @@ local out, quick = cli.out, cli.quick
 -- The hand-written LU's dense solve per Newton iteration [s] (paper/bench/vmi.tsv of b59d120).
 local handwritten = { [1] = 3.5455e-07, [10] = 1.6172e-05, [100] = 9.8751e-03, [1000] = 9.9415 }
 
-local function median(t)
-  local c = {}
-  for k, v in ipairs(t) do c[k] = v end
-  table.sort(c)
-  local n = #c
-  return n % 2 == 1 and c[(n + 1) / 2] or 0.5 * (c[n / 2] + c[n / 2 + 1])
-end
+local median = Ti.median
 
 -- Warm-up (untimed): the first dense solve binds and pages in LAPACK, the first runs the library.
 V.timing("MM", "dense", 2, { dt = 0.001, T = 10, reps = 1, max_steps = 5 })

@@ -1,71 +1,72 @@
 -- compare.lua -- compare the outputs of two runs cell by cell (a refactor's before/after check).
---   luajit scripts/compare.lua FRESH KEPT [rtol]      (default rtol 1e-12)
--- For every data/ and tables/ file under FRESH: .tsv files are compared cell by cell (numbers to
--- the relative tolerance, text exactly), other files byte for byte. Prints the largest relative
--- difference per file and every file that differs; exit status 1 if any does.
+--   luajit scripts/compare.lua FRESH KEPT [rtol] [--only ID[,ID...]]      (default rtol 1e-12)
+-- Every file under FRESH/data, FRESH/tables, KEPT/data and KEPT/tables (with --only: the files of
+-- those scenarios, <id>.* and <id>-*) is compared by lib/compare.lua: .tsv files cell by cell
+-- (numbers to the relative tolerance; nan, inf and text exactly; rows and columns must agree),
+-- other files byte for byte, a file on one side only is a difference. Prints one line per file
+-- (the first differences under it) and a summary with the number of files, rows and cells
+-- compared. Exit status 0 when everything agrees, 1 when something differs, 2 for a usage error,
+-- a directory that does not exist, or a comparison of nothing. No shell is involved.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
-local S = require "scenario"
+local Cmp = require "compare"
 
-local fresh, kept, rtol = arg[1], arg[2], tonumber(arg[3] or "1e-12")
-if not fresh or not kept then
-  io.stderr:write("usage: luajit scripts/compare.lua FRESH KEPT [rtol]\n")
+local function usage(msg)
+  io.stderr:write("compare: " .. msg .. " (usage: luajit scripts/compare.lua FRESH KEPT [rtol] [--only ID,...])\n")
   os.exit(2)
 end
 
-local function files(dir)
-  local p = io.popen(string.format("cd '%s' 2>/dev/null && find data tables -type f 2>/dev/null | sort", dir))
-  local t = {}
-  for l in p:lines() do t[#t + 1] = l end
-  p:close()
-  return t
-end
-
-local function slurp(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("*a")
-  f:close()
-  return s
-end
-
-local bad = 0
-for _, f in ipairs(files(fresh)) do
-  local a, b = fresh .. "/" .. f, kept .. "/" .. f
-  local msg
-  if f:match("%.tsv$") then
-    local ra, ca = S.read_table(a)
-    local rb, cb = S.read_table(b)
-    if not rb then msg = "missing in " .. kept
-    elseif table.concat(ca, " ") ~= table.concat(cb, " ") then msg = "columns differ"
-    elseif #ra ~= #rb then msg = string.format("%d rows vs %d", #ra, #rb)
-    else
-      local worst, where, text = 0, nil, nil
-      for i = 1, #ra do
-        for _, c in ipairs(ca) do
-          local x, y = ra[i][c], rb[i][c]
-          if type(x) == "number" and type(y) == "number" then
-            local d = math.abs(x - y) / math.max(math.abs(x), math.abs(y), 1e-300)
-            if x == y then d = 0 end
-            if d > worst then worst, where = d, string.format("row %d %s: %.17g vs %.17g", i, c, x, y) end
-          elseif x ~= y then
-            text = text or string.format("row %d %s: '%s' vs '%s'", i, c, tostring(x), tostring(y))
-          end
-        end
-      end
-      if text then msg = "text cell differs, " .. text
-      elseif worst > rtol then msg = string.format("max relative difference %.3g at %s", worst, where)
-      else print(string.format("ok   %-40s max rel diff %.2g", f, worst)) end
-    end
+local pos, only = {}, nil
+local i = 1
+while arg[i] do
+  local a = arg[i]
+  if a == "--only" then
+    if not arg[i + 1] or arg[i + 1] == "" then usage("--only needs scenario ids") end
+    only = {}
+    for id in arg[i + 1]:gmatch("[^,]+") do only[#only + 1] = id end
+    i = i + 1
+  elseif a:match("^%-%-") then
+    usage("unknown option '" .. a .. "'")
   else
-    local x, y = slurp(a), slurp(b)
-    if y == nil then msg = "missing in " .. kept
-    elseif x ~= y then msg = "text differs"
-    else print(string.format("ok   %-40s identical", f)) end
+    pos[#pos + 1] = a
   end
-  if msg then
-    bad = bad + 1
-    print(string.format("DIFF %-40s %s", f, msg))
+  i = i + 1
+end
+if #pos < 2 or #pos > 3 then usage("two directories needed") end
+local fresh, kept = pos[1], pos[2]
+local rtol = 1e-12
+if pos[3] then
+  local k, v = Cmp.classify(pos[3])
+  if k ~= "num" or v < 0 then usage("rtol '" .. pos[3] .. "' is not a number >= 0") end
+  rtol = v
+end
+
+local res, err = Cmp.trees(fresh, kept, { rtol = rtol, only = only, names = { fresh, kept },
+                                          columns_only = function(n) return n:match("%-timing%.") ~= nil end })
+if not res then
+  io.stderr:write("compare: " .. err .. "\n")
+  os.exit(2)
+end
+if res.nfiles == 0 then
+  io.stderr:write(string.format("compare: nothing to compare: no files under data/ or tables/ of %s or %s%s\n", fresh, kept,
+                                only and (" owned by " .. table.concat(only, ", ")) or ""))
+  os.exit(2)
+end
+
+local SHOW = 5 -- differences printed per file
+for _, f in ipairs(res.files) do
+  local r = f.result
+  if #r.diffs == 0 then
+    local what = ({ tsv = string.format("%d rows, %d cells, max rel diff %.2g", r.rows, r.cells, r.worst),
+                    columns = "columns (timings: values not compared)", bytes = "identical" })[r.kind]
+    print(string.format("ok   %-40s %s", f.name, what))
+  else
+    print(string.format("DIFF %-40s %d difference%s", f.name, #r.diffs, #r.diffs == 1 and "" or "s"))
+    for k = 1, math.min(#r.diffs, SHOW) do print("       " .. r.diffs[k]) end
+    if #r.diffs > SHOW then print(string.format("       ... and %d more", #r.diffs - SHOW)) end
   end
 end
-os.exit(bad == 0 and 0 or 1)
+print(string.format("compared %d file%s (%d rows, %d cells, relative tolerance %g): %s", res.nfiles,
+                    res.nfiles == 1 and "" or "s", res.rows, res.cells, rtol,
+                    res.ndiff == 0 and "all agree" or (res.ndiff .. " differ")))
+os.exit(res.ndiff == 0 and 0 or 1)

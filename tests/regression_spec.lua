@@ -1,11 +1,16 @@
 -- Regression: every scenario is re-run in full into a temporary directory and every file it
--- writes is compared with the checked-in one under paper/ (numbers cell by cell to a relative
--- 1e-9, text exactly, the figures a scenario draws byte for byte: every figure under paper/figures
--- is a scenario's, the benchmark figures aside); paper.md is rewoven and compared. Files named
--- *-timing.* hold wall-clock measurements and are only checked for their columns. Each failing
--- cell is printed with both numbers.
+-- writes, and every checked-in file it owns under paper/, is compared by lib/compare.lua (the
+-- comparison scripts/compare.lua makes): numbers cell by cell to a relative 1e-9; nan, inf and
+-- text exactly; rows and columns must agree; a file on one side only is a difference; the figures
+-- a scenario draws byte for byte (every figure under paper/figures is a scenario's, the benchmark
+-- figures aside). paper.md is rewoven and compared. Files named *-timing.* hold wall-clock
+-- measurements and are only checked for their columns. Each failing cell is printed with both
+-- values.
 local U = require "testutil"
 local S = require "scenario"
+
+local Cmp = require "compare"
+local F = require "files"
 
 local RTOL = 1e-9
 
@@ -15,39 +20,6 @@ local function read(path)
   local s = f:read("*a")
   f:close()
   return s
-end
-
--- Compare two data/table files; returns a list of differences (strings).
-local function compare(fresh, kept, name)
-  local diffs = {}
-  if name:match("%.tsv$") then
-    local a, ca = S.read_table(fresh)
-    local b, cb = S.read_table(kept)
-    if not b then return { name .. ": not checked in" } end
-    if table.concat(ca, "\t") ~= table.concat(cb, "\t") then
-      return { string.format("%s: columns differ (%s vs %s)", name, table.concat(ca, " "), table.concat(cb, " ")) }
-    end
-    if name:match("%-timing%.") then return diffs end
-    if #a ~= #b then return { string.format("%s: %d rows fresh vs %d checked in", name, #a, #b) } end
-    for i = 1, #a do
-      for _, c in ipairs(ca) do
-        local x, y = a[i][c], b[i][c]
-        local bad
-        if type(x) == "number" and type(y) == "number" then
-          bad = math.abs(x - y) > RTOL * math.max(math.abs(x), math.abs(y)) + 1e-300
-        else
-          bad = x ~= y
-        end
-        if bad then
-          diffs[#diffs + 1] = string.format("%s row %d column %s: fresh %s, checked in %s", name, i, c,
-                                            tostring(x), tostring(y))
-        end
-      end
-    end
-  elseif not name:match("%-timing%.") then
-    if read(fresh) ~= read(kept) then diffs[1] = name .. ": text differs from the checked-in file" end
-  end
-  return diffs
 end
 
 local scenarios = {}
@@ -61,24 +33,26 @@ describe("regression", function()
       local dir = U.tmpdir()
       local st, _, err = U.run(string.format("KZ_QUIET=1 luajit scenarios/%s.lua --out %s", id, dir))
       assert.are.equal(0, st, err)
-      local fresh = U.files(dir)
-      assert.is_true(#fresh > 0, id .. " wrote nothing")
-      local diffs = {}
-      for _, f in ipairs(fresh) do
-        for _, d in ipairs(compare(dir .. "/" .. f, U.root .. "/paper/" .. f, f)) do diffs[#diffs + 1] = d end
+      -- every file the run wrote, and every checked-in file of this scenario, on both sides
+      -- (lib/compare.lua: a file on one side only, nan, inf, a missing row or cell all differ)
+      -- (the figures only when the run drew some: without gnuplot they are neither compared nor
+      -- required); a file written outside a folder is compared with paper/'s file of that name
+      local subs, top = { "data", "tables" }, {}
+      for _, e in ipairs(F.entries(dir)) do
+        if e.kind == "dir" and e.name ~= "data" and e.name ~= "tables" then subs[#subs + 1] = e.name end
+        if e.kind ~= "dir" then top[#top + 1] = e.name end
       end
-      -- every checked-in output of this scenario must still be produced
-      local made = {}
-      for _, f in ipairs(fresh) do made[f] = true end
-      local draws = false -- a scenario that draws its own figures must still draw every one
-      for _, f in ipairs(fresh) do if f:match("^figures/") then draws = true end end
-      for _, sub in ipairs(draws and { "data", "tables", "figures" } or { "data", "tables" }) do
-        for _, f in ipairs(U.files(U.root .. "/paper/" .. sub)) do
-          local stem = f:gsub("%.[^.]*$", "")
-          if (stem == id or f:sub(1, #id + 1) == id .. "-") and not made[sub .. "/" .. f] then
-            diffs[#diffs + 1] = sub .. "/" .. f .. ": checked in but no longer written"
-          end
-        end
+      local res, err = Cmp.trees(dir, U.root .. "/paper", { subdirs = subs, only = { id }, rtol = RTOL,
+        names = { "fresh", "checked in" }, columns_only = function(n) return n:match("%-timing%.") ~= nil end })
+      assert.truthy(res, err)
+      assert.is_true(res.nfiles > 0, id .. " wrote nothing and has no checked-in outputs")
+      for _, n in ipairs(top) do
+        res.files[#res.files + 1] = { name = n, result = Cmp.file(dir .. "/" .. n, U.root .. "/paper/" .. n, n,
+                                                                 { rtol = RTOL, names = { "fresh", "checked in" } }) }
+      end
+      local diffs = {}
+      for _, f in ipairs(res.files) do
+        for _, d in ipairs(f.result.diffs) do diffs[#diffs + 1] = f.name .. ": " .. d end
       end
       U.rmdir(dir)
       local shown = {}

@@ -604,6 +604,24 @@ function A.method_table(methods)
   return S.md_table({ "method", "family", "what", "ladder" }, t)
 end
 
+--- The rows as written to a data file: a run without a finite error has no number to show, so
+-- its error cell says why ("diverged", or "-" for a failed run, whose message is in the summary)
+-- and its env cell is "-" (it is on no curve), instead of nan: a nan in an atlas file is then a
+-- real one, which the regression comparison flags.
+function A.cells(rows)
+  local out = {}
+  for i, r in ipairs(rows) do
+    local c = {}
+    for k, v in pairs(r) do c[k] = v end
+    if r.status ~= "ok" then
+      c.error = r.status == "diverged" and "diverged" or "-"
+      c.env = "-"
+    end
+    out[i] = c
+  end
+  return out
+end
+
 --- Write data/<id>.tsv (every run), tables/<id>.{tsv,md} (summary, methods, n/a) and the figure
 -- figures/<id>.svg (error against force evaluations, one panel per stiffness).
 function A.write(sc, prob, P, rows, ctxs, methods, na)
@@ -615,9 +633,10 @@ function A.write(sc, prob, P, rows, ctxs, methods, na)
   end
   local head = { sc.id .. ": " .. prob.title .. "; error = " .. prob.error_what,
                  "work: force_evals (field/force/gradient evaluations as each method counts them), micro_steps, newton_iters;",
-                 "status: ok, diverged (non-finite error) or failed (the method stopped with an error); si: stiffness index" }
+                 "status: ok, diverged (non-finite error) or failed (the method stopped with an error); si: stiffness index;",
+                 "error: 'diverged' or '-' (failed) when there is no finite error; env: the error the curves use, '-' off the curves" }
   for _, n in ipairs(notes) do head[#head + 1] = n end
-  sc:write_tsv("data/" .. sc.id .. ".tsv", A.columns, rows, head)
+  sc:write_tsv("data/" .. sc.id .. ".tsv", A.columns, A.cells(rows), head)
   local trows, md = A.summary(prob, P, rows, methods, na)
   sc:write_tsv("tables/" .. sc.id .. ".tsv", A.summary_columns, trows,
                { sc.id .. ": cheapest method (force evaluations) at each target error and " .. st.key })

@@ -11,7 +11,8 @@
 --     every row must have as many cells as the header (a missing or extra cell is a difference);
 --   * a cell is a finite number, nan, +inf, -inf or text. Two finite numbers are equal when
 --     |x - y| <= rtol max(|x|, |y|); nan equals nan and inf equals inf of the same sign (however
---     spelt: nan, -nan, inf, Infinity); text equals the same text. Anything else differs: nan or
+--     spelt: nan, -nan, inf, Infinity); text equals the same text. (Finite numbers within 1e-300
+--     of each other, below the normal range, are equal too.) Anything else differs: nan or
 --     inf against a number, a number against text. A number is what reads as one in decimal
 --     (1, -2.5e-3, .5); 0x10 or "1e5 " with a space are text.
 -- The counts (files, rows, cells compared) come back with the differences, so that a caller can
@@ -47,7 +48,7 @@ function M.cell(a, b, rtol)
   if ka == "num" then
     if x == y then return true, 0 end
     local d = math.abs(x - y) / math.max(math.abs(x), math.abs(y))
-    return d <= rtol, d
+    return math.abs(x - y) <= rtol * math.max(math.abs(x), math.abs(y)) + 1e-300, d
   end
   return ka ~= "text" -- nan = nan, inf = inf; two different texts differ
 end

@@ -8,13 +8,14 @@ f = datadir.'/top-fig16.tsv'
 set logscale y
 set format y "10^{%L}"
 set xlabel "t [s]"
+set ylabel "|I(x_n) − I(x_0)|"
 set key outside below horizontal
+set bmargin 8 # three key rows below the x label, not on it
 set multiplot layout 1,3 title sprintf("First integrals, HMM-LF-rk4, ω = %g, H = T/%d", omega, N)
 names = "dH dPiGamma dGamma2"
-titles = "energy H (24)|Π·Γ|‖Γ‖^2"
 do for [i=1:3] {
   c = word(names, i)
-  set title (i == 1 ? "energy H" : (i == 2 ? "Π·Γ" : "‖Γ‖^2"))
+  set title (i == 1 ? "|ΔH| = |H(x_n) − H(x_0)|, energy (24)" : (i == 2 ? "|Δ(Π·Γ)| = |Π·Γ(x_n) − Π·Γ(x_0)|" : "|Δ‖Γ‖^2| = |‖Γ_n‖^2 − ‖Γ_0‖^2|"))
   plot f using 't':(column(c) > 0 ? column(c) : 1/0) with lines ls 1 title 'FE start, min. norm', \
        '' using 't':(column(c.'_heun') > 0 ? column(c.'_heun') : 1/0) with lines ls 2 dt 2 title 'Heun start', \
        '' using 't':(column(c.'_basic') > 0 ? column(c.'_basic') : 1/0) with lines ls 3 dt 3 title 'basic LSQ'

@@ -8,6 +8,7 @@ f = datadir.'/top-fig5.tsv'
 set multiplot layout 1,2 title sprintf("Inverted pendulum (12), ω = %g s^{-1}, q(0) = %g, p(0) = %g", omega, q0, p0)
 set xlabel "t [s]"
 set key outside below horizontal
+set bmargin 5.5 # the key below the x label, not on it
 set ylabel "angle [rad]"
 plot f using 't':'q' with lines ls 1 lw 1 title 'q(t)', \
      '' using 't':'Q' with lines ls 2 lw 2 title 'Q(t), averaged (13)'

@@ -9,6 +9,7 @@ g = datadir.'/top-fig6-avg.tsv'
 set multiplot layout 1,2 title sprintf("%s, ω = %g s^{-1}, H = %g", scheme, omega, H)
 set xlabel "t [s]"
 set key outside below horizontal
+set bmargin 8 # three key rows below the x label, not on it
 set ylabel "Q [rad]"
 plot g using 't':'Q' with lines ls 1 lw 1.5 title 'averaged (13)', \
      f using 't':'Q' with points ls 2 pt 6 ps 0.5 title 'HMM', \

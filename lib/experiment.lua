@@ -181,14 +181,24 @@ function M.claims(sc)
   return setmetatable({ sc = sc, rows = {}, pub = pub }, Claims)
 end
 
---- The verdict column: true -> "yes", false -> "no", "partly" -> "partly".
+--- The verdict column: true -> "yes", false -> "no", "partly" -> "partly", "n/a" -> "n/a" (the
+-- run does not meet the claim's premise: other parameters than the printed case, or nothing to
+-- compare).
 function M.verdict(holds)
-  if holds == "partly" then return "partly" end
+  if holds == "partly" or holds == "n/a" then return holds end
   return holds and "yes" or "no"
 end
 
+--- The measured text and the verdict of a claim that does not apply to this run:
+-- cl:add(key, text, published, E.na("why")) writes "n/a: why" with the verdict "n/a".
+function M.na(reason)
+  assert(type(reason) == "string" and reason:match("%S"), "experiment.na: a reason is required")
+  return "n/a: " .. reason, "n/a"
+end
+
 --- Add a claim: key (machine name), text (the paper's statement), published (what the paper
--- says or prints), measured (what we find, with the acceptance rule), holds (true/false/"partly").
+-- says or prints), measured (what we find, with the acceptance rule), holds (true/false/"partly"/
+-- "n/a", e.g. from M.na).
 function Claims:add(key, text, published, measured, holds)
   self.rows[#self.rows + 1] = { key = key, text = text, published = tostring(published),
                                 measured = tostring(measured), holds = M.verdict(holds) }

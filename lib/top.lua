@@ -183,12 +183,13 @@ function M.vertical(P, nu, l, fine_dt, check_dt)
     local av = E.grid(tops[a].avg, P.T, fine_dt, x0, P.avg_h)
     out.avg[a] = av
     out.coef[a] = tops[a].constants.avgcoef
+    local lo, hi = math.huge, -math.huge
+    for n = 1, #av[6] do lo, hi = math.min(lo, av[6][n]), math.max(hi, av[6][n]) end
     out.err[a] = { G1 = maxdiff(full[4], av[4], stride), G3 = maxdiff(full[6], av[6], stride),
-                   G1_fine = maxdiff(full[4], av[4], 1), G3_fine = maxdiff(full[6], av[6], 1) }
+                   G1_fine = maxdiff(full[4], av[4], 1), G3_fine = maxdiff(full[6], av[6], 1), G3_min = lo, G3_max = hi }
   end
   local av, MAl = out.avg.corrected, P.M * P.A * l
   local rec, apl, agm = 0, 0, 0
-  local lo, hi, ulo, uhi = math.huge, -math.huge, math.huge, -math.huge
   for n = 1, #full[1] do
     local t = (n - 1) * fine_dt
     local s = math.sin(nu * t)
@@ -199,11 +200,10 @@ function M.vertical(P, nu, l, fine_dt, check_dt)
       apl = math.max(apl, math.abs(full[i][n] - av[i][n]))
       agm = math.max(agm, nu * math.abs(full[3 + i][n] - av[3 + i][n]))
     end
-    lo, hi = math.min(lo, av[6][n]), math.max(hi, av[6][n])
-    ulo, uhi = math.min(ulo, out.avg.none[6][n]), math.max(uhi, out.avg.none[6][n])
   end
   out.recon, out.amp_pi, out.amp_gamma_nu = rec, apl, agm
-  out.G3_avg, out.G3_free = { lo, hi }, { ulo, uhi }
+  out.G3_avg = { out.err.corrected.G3_min, out.err.corrected.G3_max }
+  out.G3_free = { out.err.none.G3_min, out.err.none.G3_max }
   out.spin_rate = tops.corrected.constants.spin * P.spin
   out.threshold = tops.corrected.constants.threshold
   out.MAl_sin = MAl * math.sin(P.theta0)
@@ -229,41 +229,84 @@ function M.vertical_params(d)
   return params
 end
 
+--- How well an averaged solution approximates the vibrated top, against the trivial baseline of
+-- ignoring the vibration (coefficient none): the ratios of the errors in Gamma3, Gamma1 to the
+-- baseline's; verdict yes when both are <= 0.5 (the approximation removes at least half of the
+-- error of ignoring the effect), partly when one is, no otherwise.
+function M.against_none(e, none)
+  local q3, q1 = e.G3 / none.G3, e.G1 / none.G1
+  local holds = (q3 <= 0.5 and q1 <= 0.5) or ((q3 <= 0.5 or q1 <= 0.5) and "partly") or false
+  return q3, q1, holds
+end
+
 --- Data file and the claims common to Figures 22-23 for the run r of M.vertical; limits
--- = {G3, G1, printed_G1} (the notes' acceptance for the corrected and the printed coefficient).
-function M.vertical_output(sc, P, r, limits)
+-- = {G3, G1}: the notes' acceptance of the corrected coefficient, applied only when the run is the
+-- printed case (off: the reason it is not, from M.off_print).
+function M.vertical_output(sc, P, r, limits, off)
   local full, av, pr = r.full, r.avg[P.avg], r.avg.printed
   local every = math.max(1, math.floor(P.plot_dt / P.fine_dt + 0.5))
   local rows = {}
   for n = 1, #full[1], every do
-    rows[#rows + 1] = { t = (n - 1) * P.fine_dt, pi1 = M.short(full[1][n]), gamma1 = M.short(full[4][n]), gamma3 = M.short(full[6][n]),
-                        P1 = M.short(av[1][n]), G1 = M.short(av[4][n]), G3 = M.short(av[6][n]), G1_printed = M.short(pr[4][n]),
-                        G3_printed = M.short(pr[6][n]), G3_free = M.short(r.avg.none[6][n]) }
+    rows[#rows + 1] = { t = (n - 1) * P.fine_dt, pi1 = full[1][n], gamma1 = full[4][n], gamma3 = full[6][n], P1 = av[1][n], G1 = av[4][n],
+                        G3 = av[6][n], G1_printed = pr[4][n], G3_printed = pr[6][n], G3_free = r.avg.none[6][n] }
   end
   sc:write_tsv("data/" .. sc.id .. ".tsv", { "t", "pi1", "gamma1", "gamma3", "P1", "G1", "G3", "G1_printed", "G3_printed", "G3_free" }, rows,
     { string.format("%s: the top (41), A = %g, nu = %g, Pi3 = %g Pi3^, l = %g: pi, gamma by RK4; P, G: averaged (48), coefficient %s; " ..
                     "G*_printed: coefficient M A/2; G3_free: no vibration", sc.id, P.A, r.nu, P.spin, r.l, P.avg) })
   local cl = E.claims(sc)
   local pub = cl.pub
-  local c, p = r.err.corrected, r.err.printed
+  local c, p, none = r.err.corrected, r.err.printed, r.err.none
+  local q3, q1, holds = M.against_none(c, none)
+  local within = c.G3 <= limits[1] and c.G1 <= limits[2]
+  if not off and holds == true and not within then holds = "partly" end
   cl:add("averaged_accurate", string.format("(48) approximates the averaged behaviour accurately (ω = %g), corrected coefficient 2a² = %.3f", r.nu, r.coef.corrected),
          pub.averaged_accurate,
-         string.format("max abs ΔΓ₃ = %.4f, max abs ΔΓ₁ = %.4f on the grid %g s (%.4f, %.4f on %g s) (notes: ≤ %g, %g)", c.G3, c.G1,
-                       P.check_dt, c.G3_fine, c.G1_fine, P.fine_dt, limits[1], limits[2]),
-         c.G3 <= limits[1] and c.G1 <= limits[2])
+         string.format("max abs ΔΓ₃ = %.3e, max abs ΔΓ₁ = %.3e on the grid %g s (%.3e, %.3e on %g s); %.2f, %.2f of the errors of ignoring the " ..
+                       "vibration (%.3e, %.3e; accept ≤ 0.5 each, partly one)%s", c.G3, c.G1, P.check_dt, c.G3_fine, c.G1_fine, P.fine_dt, q3, q1,
+                       none.G3, none.G1,
+                       off and "; the notes' limits are the printed case's: not applied" or string.format("; notes: ≤ %g, %g", limits[1], limits[2])),
+         holds)
+  local pq3, pq1, pholds = M.against_none(p, none)
   cl:add("printed_coefficient", string.format("(48) as printed, coefficient MA/2 = %g", r.coef.printed), pub.printed_coefficient,
-         string.format("max abs ΔΓ₃ = %.4f, max abs ΔΓ₁ = %.4f: no better than ignoring the vibration (%.4f, %.4f) (accurate would be ΔΓ₁ < %g)",
-                       p.G3, p.G1, r.err.none.G3, r.err.none.G1, limits[3]),
-         p.G1 < limits[3])
+         string.format("max abs ΔΓ₃ = %.3e, max abs ΔΓ₁ = %.3e: %.2f, %.2f of the errors of ignoring the vibration (%.3e, %.3e; accept ≤ 0.5 each, " ..
+                       "partly one)", p.G3, p.G1, pq3, pq1, none.G3, none.G1),
+         pholds)
   cl:add("amplitudes", "Π oscillates with amplitude O(1), Γ with amplitude O(ω⁻¹)", pub.amplitudes,
-         string.format("max abs(π − Π) = %.2f (MAl sin θ₀ = %.2f); ω·max abs(γ − Γ) = %.2f", r.amp_pi, r.MAl_sin, r.amp_gamma_nu),
+         string.format("max abs(π − Π) = %.3g (MAl sin θ₀ = %.3g); ω·max abs(γ − Γ) = %.3g (accept both in [1, 20], [0.5, 20])", r.amp_pi, r.MAl_sin,
+                       r.amp_gamma_nu),
          r.amp_pi >= 1 and r.amp_pi <= 20 and r.amp_gamma_nu >= 0.5 and r.amp_gamma_nu <= 20)
-  cl:add("falls_without_vibration", "the slowly spinning top (Π₃ = 10Π̂₃) is no longer prevented from falling down", pub.falls_without_vibration,
-         string.format("without vibration Γ₃ ∈ [%.4f, %.4f] over [0, %g]: it does not fall; Ω₃ = %.1f rad/s > %.2f rad/s (Theorem 2); " ..
-                       "with vibration the averaged Γ₃ ∈ [%.4f, %.4f]: the vibration raises the top", r.G3_free[1], r.G3_free[2], P.T,
-                       r.spin_rate, r.threshold, r.G3_avg[1], r.G3_avg[2]),
+  cl:add("falls_without_vibration", string.format("the slowly spinning top (Π₃ = %gΠ̂₃) is no longer prevented from falling down", P.spin),
+         pub.falls_without_vibration,
+         string.format("without vibration Γ₃ ∈ [%.6f, %.6f] over [0, %g]: %s; Ω₃ = %.1f rad/s %s %.2f rad/s (Theorem 2); " ..
+                       "with vibration the averaged Γ₃ ∈ [%.6f, %.6f]", r.G3_free[1], r.G3_free[2], P.T,
+                       r.G3_free[1] < 0.5 and "it falls" or "it does not fall", r.spin_rate, r.spin_rate > r.threshold and ">" or "≤",
+                       r.threshold, r.G3_avg[1], r.G3_avg[2]),
          r.G3_free[1] < 0.5)
   return cl
+end
+
+--- The errors of (48) for the runs rr of M.vertical, written at full precision to
+-- tables/<id>-errors.tsv (one row per frequency, rod length and coefficient, with the run's
+-- reconstruction error and amplitudes); returns the Markdown table.
+function M.vertical_errors(sc, rr)
+  local rows, body = {}, {}
+  for _, r in ipairs(rr) do
+    for _, a in ipairs(kz.top_avgs.names) do
+      local e = r.err[a]
+      rows[#rows + 1] = { omega = r.nu, l = r.l, coefficient = a, value = r.coef[a], dG3 = e.G3, dG1 = e.G1, dG3_fine = e.G3_fine,
+                          dG1_fine = e.G1_fine, G3_min = e.G3_min, G3_max = e.G3_max, recon = r.recon, amp_pi = r.amp_pi,
+                          amp_gamma_nu = r.amp_gamma_nu }
+      body[#body + 1] = { string.format("%g", r.nu), string.format("%g", r.l), a, string.format("%.3f", r.coef[a]), string.format("%.3e", e.G3),
+                          string.format("%.3e", e.G1), string.format("%.3e", e.G3_fine), string.format("%.3e", e.G1_fine),
+                          string.format("[%.6f, %.6f]", e.G3_min, e.G3_max) }
+    end
+  end
+  sc:write_tsv("tables/" .. sc.id .. "-errors.tsv", { "omega", "l", "coefficient", "value", "dG3", "dG1", "dG3_fine", "dG1_fine", "G3_min",
+                                                      "G3_max", "recon", "amp_pi", "amp_gamma_nu" }, rows,
+    { sc.id .. ": max abs errors of the averaged (48) against (41) in Gamma3, Gamma1 on the check grid and the fine grid; G3_min, G3_max: " ..
+      "the averaged Gamma3's range; recon, amp_pi, amp_gamma_nu: the run's reconstruction error of pi1, pi2 (corrected coefficient), " ..
+      "max abs(pi - Pi), omega max abs(gamma - Gamma)" })
+  return S.md_table({ "ω", "l", "coefficient", "value", "ΔΓ₃", "ΔΓ₁", "ΔΓ₃ (fine)", "ΔΓ₁ (fine)", "averaged Γ₃" }, body)
 end
 
 --- Write the claims table cl as tables/<id>.tsv, and tables/<id>.md as the Markdown `pre`
@@ -271,6 +314,75 @@ end
 function M.write_claims(sc, cl, pre, note)
   sc:write_tsv("tables/" .. sc.id .. ".tsv", cl:tsv_rows())
   sc:write_text("tables/" .. sc.id .. ".md", (pre and (pre .. "\n") or "") .. cl:md(note))
+end
+
+--- Figures 20-21: the HMM's xi2 = Pi1 - sin(nu t), xi3 = Pi2 + cos(nu t) of (40) (xi[1], xi[2] on
+-- the macro nodes t_n = n H; msg: the run's failure, if any) against the reference rxi sampled
+-- `stride` times finer, and against the trivial baseline Pi1 = Pi2 = 0, i.e. xi2 = -sin(nu t),
+-- xi3 = cos(nu t). Returns the claim's evidence and verdict (yes: both errors <= 2 % of the
+-- amplitude and <= half the baseline's; partly: <= half the baseline's; no otherwise) and the
+-- numbers: e (errors), base (the baseline's errors), amp (max abs of the reference), pi_hmm and
+-- pi_ref (max abs of Pi1, Pi2 recovered from the HMM's and the reference's xi2, xi3).
+function M.xi40_baseline(xi, rxi, stride, nu, H, msg)
+  if msg then return { text = "the HMM run fails: " .. msg, holds = false } end
+  local r = { e = { 0, 0 }, base = { 0, 0 }, amp = { 0, 0 }, pi_hmm = { 0, 0 }, pi_ref = { 0, 0 } }
+  for n = 1, #xi[1] do
+    local t = (n - 1) * H
+    local b = { -math.sin(nu * t), math.cos(nu * t) }
+    for k = 1, 2 do
+      local ref = rxi[k][(n - 1) * stride + 1]
+      r.e[k] = math.max(r.e[k], math.abs(xi[k][n] - ref))
+      r.base[k] = math.max(r.base[k], math.abs(b[k] - ref))
+      r.pi_hmm[k] = math.max(r.pi_hmm[k], math.abs(xi[k][n] - b[k]))
+      r.pi_ref[k] = math.max(r.pi_ref[k], math.abs(ref - b[k]))
+    end
+  end
+  for k = 1, 2 do r.amp[k] = M.maxabs(rxi[k]) end
+  local q = { r.e[1] / r.base[1], r.e[2] / r.base[2] }
+  local beats = q[1] <= 0.5 and q[2] <= 0.5
+  r.holds = (beats and r.e[1] <= 0.02 * r.amp[1] and r.e[2] <= 0.02 * r.amp[2]) or (beats and "partly") or false
+  r.text = string.format("max errors on t_n = nH: ξ₂ %.3f, ξ₃ %.3f (%.0f %%, %.0f %% of their amplitudes %.2f, %.2f); the trivial baseline " ..
+                         "Π₁ = Π₂ = 0 (ξ₂ = −sin νt, ξ₃ = cos νt) errs by %.3f, %.3f: the HMM's errors are %.2f, %.2f of it (accept ≤ 0.5 " ..
+                         "and ≤ 2 %% of the amplitude; partly ≤ 0.5); the HMM's Π₁, Π₂ reach max abs %.3f, %.3f against %.3f, %.3f in the " ..
+                         "reference%s", r.e[1], r.e[2], 100 * r.e[1] / r.amp[1], 100 * r.e[2] / r.amp[2], r.amp[1], r.amp[2],
+                         r.base[1], r.base[2], q[1], q[2], r.pi_hmm[1], r.pi_hmm[2], r.pi_ref[1], r.pi_ref[2],
+                         beats and "" or ": ξ₂, ξ₃ look right through their explicit −sin νt, cos νt, not through the HMM")
+  return r
+end
+
+--- Whether the run is the printed case for the parameters `keys` (names of the scenario's
+-- parameters; default: every parameter of the scenario but those in `free`, the keys that only
+-- select which cells are run or set the accuracy of references and plots). The printed case is
+-- the scenario's defaults (its reading of the paper). Returns nil when every key has its default,
+-- else the reason a claim about the printed case does not apply to this run, naming each key
+-- that differs ("not the printed case: omega = 2000 (printed 1000)"), for E.na.
+function M.off_print(sc, P, keys, free)
+  local skip = {}
+  for _, k in ipairs(free or {}) do skip[k] = true end
+  if not keys then
+    keys = {}
+    for _, p in ipairs(sc.params) do if not skip[p[1]] then keys[#keys + 1] = p[1] end end
+  end
+  local function show(v)
+    if type(v) ~= "table" then return type(v) == "number" and string.format("%g", v) or tostring(v) end
+    local t = {}
+    for i, x in ipairs(v) do t[i] = show(x) end
+    return table.concat(t, ",")
+  end
+  local function same(a, b)
+    if type(a) ~= "table" or type(b) ~= "table" then return a == b end
+    if #a ~= #b then return false end
+    for i = 1, #a do if a[i] ~= b[i] then return false end end
+    return true
+  end
+  local diff = {}
+  for _, k in ipairs(keys) do
+    local p = sc.byname[k]
+    if not p then error("top.off_print: the scenario has no parameter '" .. tostring(k) .. "'", 2) end
+    if not same(P[k], p[2]) then diff[#diff + 1] = string.format("%s = %s (printed %s)", k, show(P[k]), show(p[2])) end
+  end
+  if #diff == 0 then return nil end
+  return "not the printed case: " .. table.concat(diff, ", ")
 end
 
 --- "yes"/"no" style acceptance: |x - want| <= rel |want|.

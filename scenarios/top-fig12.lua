@@ -12,7 +12,8 @@
 -- normalised K^exp(2) weights, the minimum-norm least-squares δ_n over the five components other
 -- than Π₃, leapfrog x_{n+1} = x_{n−1} + 2Hδ_n started by one forward Euler step, micro data x_n).
 -- Reference: RK4 with steps ≤ 10⁻⁴/ω on a grid ten times finer than H, checked by halving the
--- step. Errors are maxima over the macro nodes t_n = nH. RK4's cost at equal accuracy: the
+-- step. Errors are maxima over the macro nodes t_n = nH, judged against the trivial baseline of
+-- the constant ξ(0) (5–6 % of its errors here). RK4's cost at equal accuracy: the
 -- smallest number of RK4 steps (a multiple of T/H) whose four ξ errors on the macro grid are all
 -- below the HMM's.
 --
@@ -81,25 +82,52 @@ end
 
 local cl = E.claims(sc)
 local pub = cl.pub
-cl:add("window_fraction", "η = 10h is only 6 % of H", pub.window_fraction, string.format("η/H = %.4f", P.eta_h * P.h / H),
-       math.abs(P.eta_h * P.h / H - 0.06) <= 0.005)
-cl:add("hmm_operations", "the HMM requires 600 operations", pub.hmm_operations,
-       string.format("%d micro-steps (%d force evaluations) in %d windows", w.micro_steps, w.force_evals, w.micro_steps / P.eta_h),
-       w.micro_steps == tonumber(pub.hmm_operations))
+local off_w = top.off_print(sc, P, { "T", "N", "h", "eta_h" })
+if off_w then
+  cl:add("window_fraction", "η = 10h is only 6 % of H", pub.window_fraction, E.na(string.format("%s; here η/H = %.4f", off_w, P.eta_h * P.h / H)))
+else
+  cl:add("window_fraction", "η = 10h is only 6 % of H", pub.window_fraction, string.format("η/H = %.4f", P.eta_h * P.h / H),
+         math.abs(P.eta_h * P.h / H - 0.06) <= 0.005)
+end
+local off_n = top.off_print(sc, P, { "N", "eta_h", "start" })
+if off_n then
+  cl:add("hmm_operations", "the HMM requires 600 operations", pub.hmm_operations, E.na(string.format("%s; here %d micro-steps", off_n, w.micro_steps)))
+else
+  cl:add("hmm_operations", "the HMM requires 600 operations", pub.hmm_operations,
+         string.format("%d micro-steps (%d force evaluations) in %d windows", w.micro_steps, w.force_evals, w.micro_steps / P.eta_h),
+         w.micro_steps == tonumber(pub.hmm_operations))
+end
+-- "lies on the reference": errors against the trivial baseline xi(t) = xi(0) (the largest change
+-- of each variable over [0, T] on the reference grid): accept <= 10 % of it, and at the printed
+-- parameters the notes' bounds too
+local off = top.off_print(sc, P, nil, { "ref_h", "ref_sub" })
 local want = { 1e-7, 2e-5, 2e-7, 3e-4 }
-local okerr = true
-for k = 1, 4 do okerr = okerr and err[k] <= want[k] end
+local base, okerr, okbase = {}, true, true
+for k = 1, 4 do
+  base[k] = 0
+  for n = 1, #rxi[k] do base[k] = math.max(base[k], math.abs(rxi[k][n] - rxi[k][1])) end
+  okerr = okerr and err[k] <= want[k]
+  okbase = okbase and err[k] <= 0.1 * base[k]
+end
 cl:add("errors", "Fig. 12: the HMM (×) lies on the reference (gray)", "— (figure)",
-       string.format("max errors ξ₂ %.2e, ξ₃ %.2e, ξ₄ %.2e, ξ₅ %.2e on t_n = nH (notes: ≤ 1e-7, 2e-5, 2e-7, 3e-4)", err[1], err[2], err[3], err[4]),
-       okerr)
-cl:add("rk4_operations", "RK4 would need 10⁴ operations (for an accurate solution)", pub.rk4_operations,
-       rk_steps and string.format("%d RK4 steps (%d evaluations, against the HMM's %d) give errors below the HMM's in all four ξ " ..
-                                  "(%.1e, %.1e, %.1e, %.1e; ξ₄ decides): the HMM saves ×%.1f, not ×%.0f (accept ≥ 5000 steps; " ..
-                                  "'partly' when RK4 still costs more than the HMM)",
-                                  rk_steps, 4 * rk_steps, w.force_evals, rk_err[1], rk_err[2], rk_err[3], rk_err[4],
-                                  4 * rk_steps / w.force_evals, tonumber(pub.rk4_operations) / w.micro_steps)
-       or "no multiple of T/H up to 64 reaches the HMM's accuracy",
-       rk_steps ~= nil and (rk_steps >= tonumber(pub.rk4_operations) / 2 or (4 * rk_steps > w.force_evals and "partly")))
+       string.format("max errors ξ₂ %.2e, ξ₃ %.2e, ξ₄ %.2e, ξ₅ %.2e on t_n = nH: %.3f, %.3f, %.3f, %.3f of the errors of the constant ξ(0) " ..
+                     "(%.2e, %.2e, %.2e, %.2e; accept ≤ 0.1)%s", err[1], err[2], err[3], err[4], err[1] / base[1], err[2] / base[2],
+                     err[3] / base[3], err[4] / base[4], base[1], base[2], base[3], base[4],
+                     off and "; the notes' bounds are the printed case's: not applied" or " (notes: ≤ 1e-7, 2e-5, 2e-7, 3e-4)"),
+       okbase and (off ~= nil or okerr))
+if off then
+  cl:add("rk4_operations", "RK4 would need 10⁴ operations (for an accurate solution)", pub.rk4_operations,
+         E.na(off .. (rk_steps and string.format("; here %d RK4 steps reach the HMM's errors", rk_steps) or "")))
+else
+  cl:add("rk4_operations", "RK4 would need 10⁴ operations (for an accurate solution)", pub.rk4_operations,
+         rk_steps and string.format("%d RK4 steps (%d evaluations, against the HMM's %d) give errors below the HMM's in all four ξ " ..
+                                    "(%.1e, %.1e, %.1e, %.1e; ξ₄ decides): the HMM saves ×%.1f, not ×%.0f (accept ≥ 5000 steps; " ..
+                                    "'partly' when RK4 still costs more than the HMM)",
+                                    rk_steps, 4 * rk_steps, w.force_evals, rk_err[1], rk_err[2], rk_err[3], rk_err[4],
+                                    4 * rk_steps / w.force_evals, tonumber(pub.rk4_operations) / w.micro_steps)
+         or "no multiple of T/H up to 64 reaches the HMM's accuracy",
+         rk_steps ~= nil and (rk_steps >= tonumber(pub.rk4_operations) / 2 or (4 * rk_steps > w.force_evals and "partly")))
+end
 local dmax = math.max(delta[1], delta[2], delta[3], delta[4])
 cl:add("reference_exact", "the ODE45 reference is exact up to 10⁻¹⁶", pub.reference_exact,
        string.format("our RK4 reference: halving the step changes ξ₂ … ξ₅ by ≤ %.1e, %.1e, %.1e, %.1e (accept ≤ 1e-12)",

@@ -85,8 +85,14 @@ local pub = cl.pub
 local c1 = curves[1]
 local j1 = argmin(c1)
 local best = P.alpha[j1]
-cl:add("optimal_eta", string.format("the optimal window is η = 16h (h = %g)", P.h[1]), pub.optimal_eta,
-       string.format("minimum %.2e at η = %dh (accept 12h–24h)", c1[j1], best), best >= 12 and best <= 24)
+local off = top.off_print(sc, P, nil, { "N_alt", "alpha", "ref_h" })
+if off then
+  cl:add("optimal_eta", string.format("the optimal window is η = 16h (h = %g)", P.h[1]), pub.optimal_eta,
+         E.na(string.format("%s; here the minimum %.2e is at η = %dh", off, c1[j1], best)))
+else
+  cl:add("optimal_eta", string.format("the optimal window is η = 16h (h = %g)", P.h[1]), pub.optimal_eta,
+         string.format("minimum %.2e at η = %dh (accept 12h–24h)", c1[j1], best), best >= 12 and best <= 24)
+end
 local a100 = nil
 for i, a in ipairs(P.alpha) do if a == P.alpha[#P.alpha] then a100 = c1[i] end end
 cl:add("long_window_harmful", string.format("long windows are worse (h = %g)", P.h[1]), "— (figure)",
@@ -100,8 +106,13 @@ for _, r in ipairs(alt) do
   for i, a in ipairs(P.alpha) do if a == best then i0 = i end; if a == r.best then i1 = i end end
   same = same and math.abs(i0 - i1) <= 1
 end
-cl:add("optimum_independent_of_H", "the optimal η is almost independent of H", pub.optimum_independent_of_H,
-       string.format("optimum at H = T/%d: %dh; %s (accept: the same or the neighbouring α)", P.N, best, table.concat(bests, ", ")), same)
+if #alt > 0 then
+  cl:add("optimum_independent_of_H", "the optimal η is almost independent of H", pub.optimum_independent_of_H,
+         string.format("optimum at H = T/%d: %dh; %s (accept: the same or the neighbouring α)", P.N, best, table.concat(bests, ", ")), same)
+else
+  cl:add("optimum_independent_of_H", "the optimal η is almost independent of H", pub.optimum_independent_of_H,
+         E.na("no other H (N_alt): nothing to compare"))
+end
 if #P.h >= 2 then
   local flat, parts = true, {}
   for k = 2, #P.h do

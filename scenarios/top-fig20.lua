@@ -8,7 +8,10 @@
 -- **Method.** `kz_slow_run` with `kz_top_slow(KZ_TOP_XI40)` on the phase form of (38) (θ = νt,
 -- ∂ξ/∂θ enters d/dt ξ = ∇ξ·f + ν ∂ξ/∂θ), HMM-LF-rk4, minimum norm, Π₃ frozen; the reference is RK4 with
 -- h = 10⁻⁷, as in the thesis, checked by halving. Errors are maxima over the macro nodes; ξ₂, ξ₃ are
--- also given relative to their amplitude (≈ 1).
+-- also given relative to their amplitude (≈ 1) and against the trivial baseline Π₁ = Π₂ = 0
+-- (ξ₂ = −sin νt, ξ₃ = cos νt, drawn dashed): the HMM's errors 0.121, 0.124 are no smaller than its
+-- 0.066, 0.124 — the HMM's Π₂ = ξ₃ − cos νt peaks at 0.009 against a true 0.124, so ξ₂, ξ₃ look
+-- right only through their explicit parts, and "very good approximations" does not hold.
 --
 -- **Readings and errata.** (A13) ξ₂ and ξ₃ are not slow in the ω → ∞ sense: the forcing cancels
 -- in ξ̇₂, but ξ̇₃ = … − ω sin ωt, and the free body rotation (Λ = 16.16ω, amplitude ≈ 0.06) remains
@@ -19,7 +22,8 @@
 -- rotation of (Π₁, Π₂) at Λ through ∇ξ₂ = e_Π₁, ∇ξ₃ = e_Π₂, and ΛH = 1.08 > 1 violates its
 -- stability bound: the run diverges (reported below); we draw H = T/600 (ΛH = 0.54). η = 5h is
 -- not a whole number of steps on each side of t_n: we take η = 6h (3 steps each side, the
--- shortest centred window containing 5h; η = 4h gives the same errors to 3 digits).
+-- shortest centred window containing 5h; η = 4h gives the same errors to 3 digits). Claims about
+-- the printed run (H = T/300, errors of order 10⁻⁴) are n/a at other parameters.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
@@ -63,6 +67,7 @@ local function run(N, o)
   local _, xi, w, nvalid, msg = top.run(model, q, opts)
   local e = {}
   if not msg and Nref % N == 0 then for k = 1, 4 do e[k] = top.maxerr(xi[k], rxi[k], Nref / N) end end
+  -- ("not comparable": a macro grid that the reference grid does not contain)
   return { N = N, xi = xi, w = w, msg = msg, nvalid = nvalid, err = e, o = o or {} }
 end
 local printed = run(P.N_printed)
@@ -72,29 +77,44 @@ local variants = { { "H/2", run(2 * P.N) }, { "h/2", run(P.N, { h = P.h / 2 }) }
 
 local rows, rrows = {}, {}
 for n = 1, #main.xi[1] do rows[n] = { t = (n - 1) * P.T / P.N, xi2 = main.xi[1][n], xi3 = main.xi[2][n], xi4 = main.xi[3][n], xi5 = main.xi[4][n] } end
-for n = 1, #rxi[1] do rrows[n] = { t = (n - 1) * dt, xi2 = top.short(rxi[1][n]), xi3 = top.short(rxi[2][n]), xi4 = string.format("%.10g", rxi[3][n]),
-                                   xi5 = string.format("%.10g", rxi[4][n]) } end
+for n = 1, #rxi[1] do
+  local t = (n - 1) * dt
+  rrows[n] = { t = t, xi2 = top.short(rxi[1][n]), xi3 = top.short(rxi[2][n]), xi4 = string.format("%.10g", rxi[3][n]),
+               xi5 = string.format("%.10g", rxi[4][n]), xi2_pi0 = top.short(-math.sin(nu * t)), xi3_pi0 = top.short(math.cos(nu * t)) }
+end
 local label = string.format("HMM-%s-%s, set (40), ω = %g, a = %g cos(%gt), H = T/%d, h = %g, η = %dh", P.macro, P.micro, P.omega,
                             P.amp_w * P.omega, nu, P.N, P.h, P.eta_h)
 sc:write_tsv("data/top-fig20.tsv", { "t", "xi2", "xi3", "xi4", "xi5" }, rows, { "top-fig20: " .. label })
-sc:write_tsv("data/top-fig20-ref.tsv", { "t", "xi2", "xi3", "xi4", "xi5" }, rrows, { "top-fig20: reference (40) variables by RK4, h = " .. P.ref_h })
+sc:write_tsv("data/top-fig20-ref.tsv", { "t", "xi2", "xi3", "xi4", "xi5", "xi2_pi0", "xi3_pi0" }, rrows,
+  { "top-fig20: reference (40) variables by RK4, h = " .. P.ref_h .. "; xi2_pi0, xi3_pi0: the trivial baseline Pi1 = Pi2 = 0 (-sin nu t, cos nu t)" })
 
 local cl = E.claims(sc)
 local pub = cl.pub
 local lam = model.constants.lambda * P.omega
-cl:add("runs_at_T300", string.format("the results of Figure 20 come from H = T/%d", P.N_printed), pub.runs_at_T300,
-       printed.msg and string.format("H = T/%d blows up (%s: Γ₃ leaves [−1, 1], where arccos has no gradient): ΛH = %.2f > 1, " ..
-                                     "outside leapfrog's stability interval", P.N_printed, printed.msg,
-                                     lam * P.T / P.N_printed)
-       or string.format("H = T/%d runs (ΛH = %.2f)", P.N_printed, lam * P.T / P.N_printed), printed.msg == nil)
+local off_pr = top.off_print(sc, P, nil, { "N", "ref_h", "ref_sub" })
+if off_pr then
+  cl:add("runs_at_T300", string.format("the results of Figure 20 come from H = T/%d", P.N_printed), pub.runs_at_T300,
+         E.na(off_pr .. (printed.msg and string.format("; here H = T/%d fails: %s (ΛH = %.2f)", P.N_printed, printed.msg, lam * P.T / P.N_printed)
+                         or string.format("; here H = T/%d runs (ΛH = %.2f)", P.N_printed, lam * P.T / P.N_printed))))
+else
+  cl:add("runs_at_T300", string.format("the results of Figure 20 come from H = T/%d", P.N_printed), pub.runs_at_T300,
+         printed.msg and string.format("H = T/%d blows up (%s: Γ₃ leaves [−1, 1], where arccos has no gradient): ΛH = %.2f > 1, " ..
+                                       "outside leapfrog's stability interval", P.N_printed, printed.msg, lam * P.T / P.N_printed)
+         or string.format("H = T/%d runs (ΛH = %.2f)", P.N_printed, lam * P.T / P.N_printed), printed.msg == nil)
+end
 local e = main.err
-cl:add("xi2_xi3_good", string.format("ξ₂, ξ₃ are very good approximations (H = T/%d)", P.N), pub.xi2_xi3_good,
-       string.format("max errors on t_n = nH: ξ₂ %.3f, ξ₃ %.3f = %.0f %%, %.0f %% of their amplitudes %.2f, %.2f: the mean is followed, the free rotation " ..
-                     "(amplitude ≈ 0.06 at Λ = 16ω) is not", e[1], e[2], 100 * e[1] / amp2, 100 * e[2] / amp3, amp2, amp3),
-       (e[1] / amp2 <= 0.02 and e[2] / amp3 <= 0.02) or (e[1] / amp2 <= 0.2 and "partly"))
-cl:add("xi4_xi5_order", "θ and ξ₄ are off by an error of order 10⁻⁴", pub.xi4_xi5_order,
-       string.format("max errors on t_n = nH: ξ₄ %.2e, θ %.2e (notes: ≤ 1e-4 each; [H] 1.6e-5, 4.2e-5)", e[3], e[4]), e[3] <= 1e-4 and e[4] <= 1e-4)
-local parts, steady = {}, true
+local off = top.off_print(sc, P, nil, { "ref_h", "ref_sub" })
+local xt = top.xi40_baseline(main.xi, rxi, Nref / P.N, nu, P.T / P.N, main.msg)
+cl:add("xi2_xi3_good", string.format("ξ₂, ξ₃ are very good approximations (H = T/%d)", P.N), pub.xi2_xi3_good, xt.text, xt.holds)
+if off or main.msg then
+  cl:add("xi4_xi5_order", "θ and ξ₄ are off by an error of order 10⁻⁴", pub.xi4_xi5_order,
+         E.na(off and (off .. "; the order 10⁻⁴ is the printed case's") or ("the HMM run fails: " .. main.msg)))
+else
+  cl:add("xi4_xi5_order", "θ and ξ₄ are off by an error of order 10⁻⁴", pub.xi4_xi5_order,
+         string.format("max errors on t_n = nH: ξ₄ %.2e, θ %.2e (notes: ≤ 1e-4 each; [H] 1.6e-5, 4.2e-5)", e[3], e[4]), e[3] <= 1e-4 and e[4] <= 1e-4)
+end
+local parts, steady = {}, not main.msg
+if main.msg then parts[1] = "base run: " .. main.msg end
 for _, v in ipairs(variants) do
   local r = v[2]
   if r.msg or not r.err[3] then
@@ -102,7 +122,7 @@ for _, v in ipairs(variants) do
     steady = false
   else
     parts[#parts + 1] = string.format("%s: ξ₄ %.2e, θ %.2e", v[1], r.err[3], r.err[4])
-    if not v[1]:match("^time") then steady = steady and r.err[3] >= 0.5 * e[3] and r.err[4] >= 0.5 * e[4] end
+    if not v[1]:match("^time") and not main.msg then steady = steady and r.err[3] >= 0.5 * e[3] and r.err[4] >= 0.5 * e[4] end
   end
 end
 cl:add("not_overcome", "the error in θ, ξ₄ is not overcome by a larger η or a smaller h or H", pub.not_overcome,
@@ -111,8 +131,8 @@ cl:add("ode45_failed", "ODE45 failed for ξ₄ even at tolerance 10⁻¹⁷; RK4
        string.format("RK4 h = %g: halving the step changes ξ₂ … ξ₅ by %.1e, %.1e, %.1e, %.1e", P.ref_h, delta[1], delta[2], delta[3], delta[4]),
        delta[3] <= 1e-9 and "partly")
 local body = { { string.format("T/%d (printed)", P.N_printed), printed.msg or "runs", "", "", "", "", tostring(printed.w.micro_steps) },
-               { string.format("T/%d", P.N), "", string.format("%.3f", e[1]), string.format("%.3f", e[2]), string.format("%.2e", e[3]),
-                 string.format("%.2e", e[4]), tostring(main.w.micro_steps) } }
+               { string.format("T/%d", P.N), main.msg or "", e[1] and string.format("%.3f", e[1]) or "", e[2] and string.format("%.3f", e[2]) or "",
+                 e[3] and string.format("%.2e", e[3]) or "", e[4] and string.format("%.2e", e[4]) or "", tostring(main.w.micro_steps) } }
 for _, v in ipairs(variants) do
   local r = v[2]
   body[#body + 1] = { string.format("T/%d, %s", r.N, v[1]), r.msg or "", r.err[1] and string.format("%.3f", r.err[1]) or "",

@@ -13,7 +13,9 @@
 -- (A13 a). (A13) "an accurate solution of ξ₄ and ξ₅" in the text means ξ₂ and ξ₃ (the figure's
 -- variables). H = T/1500 is the same ΛH = 1.08 as Figure 20's T/300 and diverges; with η = 5h it
 -- would have cost 1500·5 = 7500 micro-steps ([D]; 9000 with our 6h). (A11) No accuracy threshold
--- is stated for Figure 21: the overlay is qualitative.
+-- is stated for Figure 21: the overlay is judged, as in Figure 20, against the trivial baseline
+-- Π₁ = Π₂ = 0 (ξ₂ = −sin νt, ξ₃ = cos νt, drawn dashed), which the HMM does not beat (0.125, 0.124
+-- against 0.066, 0.124). The cost claims are the printed case's: n/a at other parameters.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
@@ -54,13 +56,14 @@ local function run(N)
   return xi, w, msg
 end
 local _, wp, msgp = run(P.N_printed)
-local xi, w = run(P.N)
+local xi, w, msg = run(P.N)
 local e = {}
 for k = 1, 4 do e[k] = top.maxerr(xi[k], rxi[k], P.ref_sub) end
+local off = top.off_print(sc, P, nil, { "ref_h", "ref_sub" })
 
--- RK4 at the HMM's accuracy in xi4 and theta
+-- RK4 at the HMM's accuracy in xi4 and theta (the printed case only: its claim)
 local rk
-for m = 1, 200 do
+for m = 1, (off or msg) and 0 or 200 do
   local ok, cols, cnt = pcall(E.grid, model.sys, P.T, P.T / P.N, x0, P.T / (P.N * m))
   if ok then
     local rx = top.xi(model, "40", cols, P.T / P.N, nu)
@@ -71,29 +74,41 @@ end
 
 local rows, rrows = {}, {}
 for n = 1, #xi[1] do rows[n] = { t = (n - 1) * P.T / P.N, xi2 = xi[1][n], xi3 = xi[2][n] } end
-for n = 1, #rxi[1] do rrows[n] = { t = (n - 1) * dt, xi2 = top.short(rxi[1][n]), xi3 = top.short(rxi[2][n]) } end
+for n = 1, #rxi[1] do
+  local t = (n - 1) * dt
+  rrows[n] = { t = t, xi2 = top.short(rxi[1][n]), xi3 = top.short(rxi[2][n]), xi2_pi0 = top.short(-math.sin(nu * t)), xi3_pi0 = top.short(math.cos(nu * t)) }
+end
 local label = string.format("HMM-%s-%s, set (40), ω = %g, H = T/%d, h = %g, η = %dh", P.macro, P.micro, P.omega, P.N, P.h, P.eta_h)
 sc:write_tsv("data/top-fig21.tsv", { "t", "xi2", "xi3" }, rows, { "top-fig21: " .. label })
-sc:write_tsv("data/top-fig21-ref.tsv", { "t", "xi2", "xi3" }, rrows, { "top-fig21: reference by RK4, h = " .. P.ref_h })
+sc:write_tsv("data/top-fig21-ref.tsv", { "t", "xi2", "xi3", "xi2_pi0", "xi3_pi0" }, rrows,
+  { "top-fig21: reference by RK4, h = " .. P.ref_h .. "; xi2_pi0, xi3_pi0: the trivial baseline Pi1 = Pi2 = 0 (-sin nu t, cos nu t)" })
 
 local cl = E.claims(sc)
 local pub = cl.pub
 local lam = model.constants.lambda * P.omega
-cl:add("runs_at_T1500", string.format("Figure 21 uses H = T/%d", P.N_printed), pub.runs_at_T1500,
-       msgp and string.format("H = T/%d blows up (%s): ΛH = %.2f > 1", P.N_printed, msgp, lam * P.T / P.N_printed)
-       or string.format("runs (ΛH = %.2f)", lam * P.T / P.N_printed), msgp == nil)
-local a2, a3 = top.maxabs(rxi[1]), top.maxabs(rxi[2])
+local ltxt = string.format("%s: ΛH = %.2f", msgp and string.format("H = T/%d blows up (%s)", P.N_printed, msgp) or
+                            string.format("H = T/%d runs", P.N_printed), lam * P.T / P.N_printed)
+if off then
+  cl:add("runs_at_T1500", string.format("Figure 21 uses H = T/%d", P.N_printed), pub.runs_at_T1500, E.na(off .. "; here " .. ltxt))
+else
+  cl:add("runs_at_T1500", string.format("Figure 21 uses H = T/%d", P.N_printed), pub.runs_at_T1500, ltxt .. (msgp and " > 1" or ""), msgp == nil)
+end
+local xt = top.xi40_baseline(xi, rxi, P.ref_sub, nu, P.T / P.N, msg)
 cl:add("xi2_xi3_long", string.format("ξ₂, ξ₃ approximated very well over T = %g (H = T/%d)", P.T, P.N), pub.xi2_xi3_long,
-       string.format("max errors on t_n = nH: ξ₂ %.3f, ξ₃ %.3f (%.0f %%, %.0f %% of their amplitudes; ξ₄ %.1e, θ %.1e)", e[1], e[2], 100 * e[1] / a2,
-                     100 * e[2] / a3, e[3], e[4]),
-       (e[1] / a2 <= 0.02 and e[2] / a3 <= 0.02) or (e[1] / a2 <= 0.2 and "partly"))
-cl:add("hmm_steps", "the HMM needs only 10⁴ steps", pub.hmm_steps,
-       string.format("H = T/%d: %d micro-steps (T/%d with η = 5h would be %d)", P.N, w.micro_steps, P.N_printed, P.N_printed * 5),
-       math.abs(math.log10(w.micro_steps) - 4) <= 0.5)
-cl:add("rk4_operations", "RK4 needs steps of order 10⁻⁷: 10⁶ operations", pub.rk4_operations,
-       rk and string.format("%d RK4 steps (h = %.1e) already reach the HMM's errors in ξ₄ and θ (%.1e, %.1e); ξ₂, ξ₃ come out far better",
-                            rk.steps, P.T / rk.steps, rk.e3, rk.e4)
-       or "no RK4 run up to 200 T/H steps reaches the HMM's accuracy",
-       rk ~= nil and rk.steps >= 1e6 / 3)
+       msg and xt.text or string.format("%s (ξ₄ %.1e, θ %.1e)", xt.text, e[3], e[4]), xt.holds)
+if off or msg then
+  local why = off or ("the HMM run fails: " .. msg)
+  cl:add("hmm_steps", "the HMM needs only 10⁴ steps", pub.hmm_steps, E.na(why))
+  cl:add("rk4_operations", "RK4 needs steps of order 10⁻⁷: 10⁶ operations", pub.rk4_operations, E.na(why))
+else
+  cl:add("hmm_steps", "the HMM needs only 10⁴ steps", pub.hmm_steps,
+         string.format("H = T/%d: %d micro-steps (T/%d with η = 5h would be %d)", P.N, w.micro_steps, P.N_printed, P.N_printed * 5),
+         math.abs(math.log10(w.micro_steps) - 4) <= 0.5)
+  cl:add("rk4_operations", "RK4 needs steps of order 10⁻⁷: 10⁶ operations", pub.rk4_operations,
+         rk and string.format("%d RK4 steps (h = %.1e) already reach the HMM's errors in ξ₄ and θ (%.1e, %.1e); ξ₂, ξ₃ come out far better",
+                              rk.steps, P.T / rk.steps, rk.e3, rk.e4)
+         or "no RK4 run up to 200 T/H steps reaches the HMM's accuracy",
+         rk ~= nil and rk.steps >= 1e6 / 3)
+end
 top.write_claims(sc, cl, nil, string.format("Errors: maxima over the %d macro nodes.", P.N + 1))
 sc:figure("top-fig21", { label = label })

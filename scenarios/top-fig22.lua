@@ -22,7 +22,10 @@
 -- default, 0.74 run beside. (vii) g = 9.81. (viii) "The top is no longer prevented from falling
 -- down" does not hold: Ω₃ = 175.1 rad/s exceeds Theorem 2's threshold 89.28 rad/s, and without
 -- vibration Γ₃ stays in [0.973, 0.980]. (A11) Span and components are not given: T = 2; Γ₁, Γ₃
--- and π₁ are drawn.
+-- and π₁ are drawn. Accuracy is judged against the trivial baseline of ignoring the vibration
+-- (coefficient none): at ω = 10² the corrected (48) removes 84 % of its error in Γ₁ but only
+-- 39 % in Γ₃, where its error (0.0129) is as large as the rise of Γ₃ that the vibration causes
+-- (0.011): "accurate" holds in part; at ω = 10³ (Figure 23) it holds.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
@@ -32,20 +35,12 @@ local sc = S.new { id = "top-fig22", title = "Fredbo Figure 22: the vertically v
                    params = top.vertical_params { omega = 1e2, plot_dt = 2e-3 }, quick = { T = 0.5, l_alt = { 0.74 } } }
 local P = sc:parse(arg)
 local r = top.vertical(P, P.omega, P.l, P.fine_dt, P.check_dt)
-local cl = top.vertical_output(sc, P, r, { 0.03, 0.1, 0.3 })
-local body = {}
-local function add(rr)
-  for _, a in ipairs { "corrected", "printed", "none" } do
-    local e = rr.err[a]
-    body[#body + 1] = { string.format("%g", rr.l), a, string.format("%.3f", rr.coef[a]), string.format("%.4f", e.G3), string.format("%.4f", e.G1),
-                        string.format("%.4f", e.G3_fine), string.format("%.4f", e.G1_fine) }
-  end
-end
-add(r)
-for _, l in ipairs(P.l_alt) do add(top.vertical(P, P.omega, l, P.fine_dt, P.check_dt)) end
-top.write_claims(sc, cl, string.format("**Errors of (48)** against (41), ω = %g, A = %g (max over t = k·%g and over t = k·%g):\n\n", P.omega, P.A,
-                                       P.check_dt, P.fine_dt) ..
-  S.md_table({ "l", "coefficient", "value", "ΔΓ₃", "ΔΓ₁", "ΔΓ₃ (fine)", "ΔΓ₁ (fine)" }, body),
-  string.format("Reconstruction π ≈ Π + MAl sin(ωt)(Γ₂, −Γ₁, 0): max abs error in π₁, π₂ = %.2f on the %g s grid (O(1) terms of " ..
+local off = top.off_print(sc, P, nil, { "l_alt", "avg", "plot_dt", "fine_dt", "full_h", "avg_h" })
+local cl = top.vertical_output(sc, P, r, { 0.03, 0.1 }, off)
+local runs = { r }
+for _, l in ipairs(P.l_alt) do runs[#runs + 1] = top.vertical(P, P.omega, l, P.fine_dt, P.check_dt) end
+top.write_claims(sc, cl, string.format("**Errors of (48)** against (41), A = %g (max over t = k·%g and over t = k·%g; all digits in " ..
+                                       "tables/%s-errors.tsv):\n\n", P.A, P.check_dt, P.fine_dt, sc.id) .. top.vertical_errors(sc, runs),
+  string.format("Reconstruction π ≈ Π + MAl sin(ωt)(Γ₂, −Γ₁, 0): max abs error in π₁, π₂ = %.3g on the %g s grid (O(1) terms of " ..
                 "(47) at ω = %g).", r.recon, P.check_dt, P.omega))
 sc:figure("top-fig22", { omega = P.omega, A = P.A, l = P.l, avg = P.avg })

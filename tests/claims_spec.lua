@@ -44,7 +44,10 @@ describe("claims", function()
       local bad = {}
       for _, row in ipairs(tables[id]) do
         local holds = tostring(row.holds)
+        -- the four verdicts; n/a (premise not met) never at the paper's parameters; always evidence
+        assert.truthy(holds ~= "n/a", id .. " " .. row.claim .. ": n/a at the paper's parameters: " .. tostring(row.reproduced))
         assert.truthy(holds == "yes" or holds == "no" or holds == "partly", id .. " " .. row.claim .. ": verdict " .. holds)
+        assert.truthy(tostring(row.reproduced or ""):match("%S"), id .. " " .. row.claim .. ": a verdict without evidence")
         local d = known[row.claim]
         if holds ~= "yes" and not d then
           bad[#bad + 1] = string.format("%s: holds = %s, not in paper/reference/deviations.tsv (measured: %s)", row.claim, holds, tostring(row.reproduced))

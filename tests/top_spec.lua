@@ -560,3 +560,65 @@ describe("Algorithm 2: the VE macro scheme of the general HMM #asan", function()
     assert.is_true(p1 ~= p2 and math.abs(p1 - p2) < 1e-3)
   end)
 end)
+
+describe("claims away from the printed case: n/a, the printed case, the trivial baselines", function()
+  it("E.verdict maps the four verdicts; E.na gives evidence and 'n/a', and refuses an empty reason", function()
+    assert.are.equal("yes", E.verdict(true))
+    assert.are.equal("no", E.verdict(false))
+    assert.are.equal("partly", E.verdict("partly"))
+    assert.are.equal("n/a", E.verdict("n/a"))
+    local text, holds = E.na("omega = 2 (printed 1)")
+    assert.are.equal("n/a: omega = 2 (printed 1)", text)
+    assert.are.equal("n/a", holds)
+    assert.has_error(function() E.na("  ") end)
+    assert.has_error(function() E.na(nil) end)
+  end)
+
+  it("top.off_print names each key that differs from the scenario's defaults (lists too), skips the free keys", function()
+    local sc = { params = { { "omega", { 1e3, 1e4 } }, { "T", 0.01 }, { "ref_h", 1e-4 }, { "micro", "rk4" } } }
+    sc.byname = {}
+    for _, p in ipairs(sc.params) do sc.byname[p[1]] = p end
+    local P = { omega = { 1e3, 1e4 }, T = 0.01, ref_h = 1e-4, micro = "rk4" }
+    assert.is_nil(top.off_print(sc, P))
+    P.ref_h = 1e-5
+    assert.is_nil(top.off_print(sc, P, nil, { "ref_h" }))
+    assert.are.equal("not the printed case: ref_h = 1e-05 (printed 0.0001)", top.off_print(sc, P))
+    P.omega, P.micro = { 1e3 }, "ve"
+    assert.are.equal("not the printed case: omega = 1000 (printed 1000,10000), micro = ve (printed rk4)",
+                     top.off_print(sc, P, nil, { "ref_h" }))
+    assert.are.equal("not the printed case: micro = ve (printed rk4)", top.off_print(sc, P, { "T", "micro" }))
+    assert.has_error(function() top.off_print(sc, P, { "nope" }) end)
+  end)
+
+  it("top.xi40_baseline: the HMM must beat Pi1 = Pi2 = 0 by half (partly) and be within 2 % (yes)", function()
+    local nu, H, N = 1000, 1e-4, 60
+    local rxi, base = { {}, {} }, { {}, {} }
+    for n = 1, N + 1 do
+      local t = (n - 1) * H
+      base[1][n], base[2][n] = -math.sin(nu * t), math.cos(nu * t)
+      rxi[1][n], rxi[2][n] = base[1][n] + 0.06 * math.cos(16 * nu * t), base[2][n] + 0.12 * math.sin(16 * nu * t)
+    end
+    local function shifted(f)
+      local x = { {}, {} }
+      for n = 1, N + 1 do for k = 1, 2 do x[k][n] = base[k][n] + f * (rxi[k][n] - base[k][n]) end end
+      return x
+    end
+    local r = top.xi40_baseline(base, rxi, 1, nu, H) -- the baseline itself: no better than it
+    assert.is_false(r.holds)
+    assert.is_near(1, r.e[1] / r.base[1], 1e-12)
+    assert.is_near(0, r.pi_hmm[2], 1e-15)
+    assert.truthy(r.text:find("not through the HMM", 1, true))
+    assert.are.equal("partly", top.xi40_baseline(shifted(0.7), rxi, 1, nu, H).holds) -- error 0.3 of the baseline's, 1.8-3.6 % of the amplitude
+    assert.is_true(top.xi40_baseline(shifted(0.99), rxi, 1, nu, H).holds)
+    local f = top.xi40_baseline(base, rxi, 1, nu, H, "diverged at step 3")
+    assert.is_false(f.holds)
+    assert.truthy(f.text:find("diverged at step 3", 1, true))
+  end)
+
+  it("top.against_none: yes when both errors are at most half of ignoring the vibration, partly when one is", function()
+    local none = { G3 = 0.02, G1 = 0.4 }
+    assert.is_true(select(3, top.against_none({ G3 = 0.001, G1 = 0.004 }, none)))
+    assert.are.equal("partly", select(3, top.against_none({ G3 = 0.0129, G1 = 0.069 }, none)))
+    assert.is_false(select(3, top.against_none({ G3 = 0.019, G1 = 0.39 }, none)))
+  end)
+end)

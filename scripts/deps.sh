@@ -31,9 +31,27 @@ fi
 if [ "$(id -u)" = 0 ]; then
   echo "deps: installing$need" >&2
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -q >&2 && apt-get install -y -q $need >&2 && exit 0
-  echo "deps: apt-get failed" >&2
-  exit 1
+  # Another apt or dpkg (unattended upgrades, a second make) may hold the package locks: wait for
+  # it, saying so, for up to 10 minutes, instead of failing at once.
+  log=$(mktemp) || exit 1
+  trap 'rm -f "$log"' EXIT
+  waited=0
+  while :; do
+    if apt-get -o DPkg::Lock::Timeout=60 update -q >"$log" 2>&1 \
+       && apt-get -o DPkg::Lock::Timeout=60 install -y -q $need >>"$log" 2>&1; then
+      cat "$log" >&2
+      exit 0
+    fi
+    if grep -q -i 'lock' "$log" && [ "$waited" -lt 600 ]; then
+      [ "$waited" = 0 ] && echo "deps: another apt or dpkg holds the package lock; waiting (up to 10 min)" >&2
+      sleep 10
+      waited=$((waited + 10))
+      continue
+    fi
+    cat "$log" >&2
+    echo "deps: apt-get failed (its messages are above)" >&2
+    exit 1
+  done
 fi
 echo "kapitza needs Debian packages that are missing. Run:" >&2
 echo "  sudo apt-get install -y$need" >&2

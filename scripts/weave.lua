@@ -8,9 +8,9 @@
 -- (tables/<id>.md, tables/<id>-*.md), its figures (figures/<id>.svg, figures/<id>-*.svg and any
 -- figure script that says "# section: <id>") and links to its data, and each paper's conclusion
 -- (paper/reference/conclusion-<key>.md); the benchmarks (bench/*.md; bench/<id>.md of a scenario,
--- e.g. the atlas's CPU seconds, beside that scenario with its figure bench-<id>.svg); the environment the
--- outputs were made in (between the markers <!-- environment --> and <!-- /environment -->,
--- which the regression spec does not compare).
+-- e.g. the atlas's CPU seconds, beside that scenario with its figure bench-<id>.svg), ending with
+-- bench/environment.md, the machine of the timings (written by make bench only). Nothing here
+-- reads the machine: the same outputs weave to the same bytes anywhere.
 --   luajit scripts/weave.lua [PAPERDIR]
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 local paper = arg[1] or (root .. "/paper")
@@ -250,8 +250,12 @@ for _, p in ipairs(papers) do
 end
 local bench = {}
 for _, b in ipairs(sort_natural(ls(paper .. "/bench/*.md"))) do -- those of a scenario are woven beside it
-  if not read(root .. "/scenarios/" .. base(b):gsub("%.md$", "") .. ".lua") then bench[#bench + 1] = b end
+  if not read(root .. "/scenarios/" .. base(b):gsub("%.md$", "") .. ".lua") and base(b) ~= "environment.md" then
+    bench[#bench + 1] = b
+  end
 end
+-- the machine of the timings closes the benchmarks
+if read(paper .. "/bench/environment.md") then bench[#bench + 1] = paper .. "/bench/environment.md" end
 if #bench > 0 then
   emit("\n## Benchmarks (`make bench`)\n")
   emit("\nRatios are measured within one run on one machine; absolute times are only indicative.\n")
@@ -261,21 +265,5 @@ if #bench > 0 then
     if read(paper .. "/figures/" .. fig) then emit(string.format("\n![%s](figures/%s)\n", fig, fig)) end
   end
 end
--- the environment (not compared by the regression spec: another machine may differ)
-local function first_line(cmd)
-  local l = lines_of(cmd .. " 2>&1")[1] or "not found"
-  return (l:gsub("|", "/"))
-end
-emit("\n## Environment\n")
-emit("\n<!-- environment -->\n")
-emit(table.concat({
-  "| tool | version |", "|---|---|",
-  "| C compiler | " .. first_line("${CC:-cc} --version") .. " |",
-  "| LuaJIT | " .. first_line("luajit -v") .. " |",
-  "| gnuplot | " .. first_line("gnuplot --version") .. " |",
-  "| Markdown renderer | " .. first_line("cmark-gfm --version") .. " |",
-  "| machine | " .. first_line("uname -srm") .. " |",
-}, "\n"))
-emit("\n<!-- /environment -->\n")
 local text = table.concat(out, "\n"):gsub("\n\n\n+", "\n\n")
 io.write(text, "\n")

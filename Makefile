@@ -16,6 +16,8 @@ LDLIBS  := -llapack -lmvec -lm -lpthread
 # library (no -ffast-math: sin and cos are declared simd there), one clone per vector ISA.
 build/obj/kz_ens_models.o: XFLAGS = -O3 -fopenmp-simd -fno-math-errno
 build/asan/kz_ens_models.o: XFLAGS = -fopenmp-simd -fno-math-errno
+build/obj/kz_ens.o: XFLAGS = -O3 -fopenmp-simd
+build/asan/kz_ens.o: XFLAGS = -fopenmp-simd
 LUAJIT  := luajit
 SRC     := $(sort $(wildcard lib/*.c))
 HDR     := $(wildcard lib/*.h)

@@ -16,20 +16,26 @@
  * set to zero), so that the big system stays finite and the other members go on. A frozen
  * member's state is meaningless and is returned as NaN.
  *
- * Threads: the members are split into contiguous chunks, one per thread (POSIX threads); each
- * chunk is gathered into its own structure of arrays, run, and scattered back. Work counts are
+ * Chunks and threads: the members are split into contiguous chunks of at most KZ_ENS_BLOCK members
+ * (so that a chunk's arrays stay in the first-level cache) and at least one per thread; each chunk
+ * is gathered into its own structure of arrays, run, and scattered back; thread k (POSIX threads)
+ * runs chunks k, k + nthreads, ... Work counts are
  * per member (every vectorised call is one evaluation of every member). */
 #include "kz_internal.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* members per chunk: 256 members of a 2-dimensional model are 4 KiB per array */
+enum { KZ_ENS_BLOCK = 256 };
+
 /* One chunk: members m0 .. m0 + M - 1 of the ensemble. */
 typedef struct chunk {
   const kz_ens *e;
   long long m0;
   int M;
-  int *failed;      /* M flags of this chunk (chunk-local copy) */
+  int *failed;      /* the M flags of this chunk (a slice of the caller's array) */
+  int nfailed;      /* how many of them are set */
   double bound;
   kz_sys sys;       /* the big system (time form) */
   kz_vib vib;       /* the big system (phase form) */
@@ -39,22 +45,29 @@ typedef struct chunk {
 } chunk;
 
 /* Flag and freeze the members of y (n components) and f (nf components) that left the finite
- * range; f is zeroed for every flagged member. */
+ * range; f is zeroed for every flagged member. The common case -- every number in range and no
+ * member frozen yet -- is one vectorised pass that counts the numbers out of range. */
 static void guard(chunk *c, const double *y, int n, double *f, int nf)
 {
   const int M = c->M;
+  const double bound = c->bound;
+  if (!c->nfailed) {
+    long long out = 0;
+    const size_t ny = (size_t)n * (size_t)M, nff = (size_t)nf * (size_t)M;
+#pragma omp simd reduction(+ : out)
+    for (size_t k = 0; k < ny; k++) out += !(fabs(y[k]) <= bound);
+#pragma omp simd reduction(+ : out)
+    for (size_t k = 0; k < nff; k++) out += !(fabs(f[k]) <= bound);
+    if (!out) return;
+  }
   for (int m = 0; m < M; m++) {
     int bad = c->failed[m];
-    for (int i = 0; !bad && i < n; i++) {
-      const double v = y[(size_t)i * M + m];
-      if (!(fabs(v) <= c->bound)) bad = 2;
-    }
-    for (int i = 0; !bad && i < nf; i++) {
-      const double v = f[(size_t)i * M + m];
-      if (!(fabs(v) <= c->bound)) bad = 2;
-    }
+    for (int i = 0; !bad && i < n; i++)
+      if (!(fabs(y[(size_t)i * M + m]) <= bound)) bad = 2;
+    for (int i = 0; !bad && i < nf; i++)
+      if (!(fabs(f[(size_t)i * M + m]) <= bound)) bad = 2;
     if (bad) {
-      if (!c->failed[m]) c->failed[m] = bad;
+      if (!c->failed[m]) c->failed[m] = bad, c->nfailed++;
       for (int i = 0; i < nf; i++) f[(size_t)i * M + m] = 0.0;
     }
   }
@@ -120,7 +133,8 @@ static int open_chunks(const kz_ens *e, int nthreads, chunk **out, int *nchunks,
                        kz_report *r)
 {
   if (nthreads < 1 || nthreads > 256) return kz_bad(r, KZ_EDOMAIN, "threads");
-  long long nc = nthreads < e->M ? nthreads : e->M;
+  long long nc = (e->M + KZ_ENS_BLOCK - 1) / KZ_ENS_BLOCK;
+  if (nc < nthreads) nc = nthreads < e->M ? nthreads : e->M;
   chunk *cs = calloc((size_t)nc, sizeof *cs);
   if (!cs) return kz_bad(r, KZ_ENOMEM, "work");
   const long long base = e->M / nc, extra = e->M % nc;
@@ -175,8 +189,10 @@ static void gather(chunk *c, const double *y, long long M)
       c->y[(size_t)i * c->M + m] = v;
     }
   for (int m = 0; m < c->M; m++)
-    if (c->failed[m])
+    if (c->failed[m]) {
+      c->nfailed++;
       for (int i = 0; i < d; i++) c->y[(size_t)i * c->M + m] = 0.0; /* frozen at the origin */
+    }
 }
 
 static void scatter(const chunk *c, const double *src, int stride, double *y, long long M)
@@ -187,33 +203,30 @@ static void scatter(const chunk *c, const double *src, int stride, double *y, lo
       y[(size_t)i * M + c->m0 + m] = c->failed[m] ? NAN : src[(size_t)i * stride + m];
 }
 
-/* Run job(c) for every chunk, in threads when there are several. */
+/* Run job(c) for every chunk: thread k takes chunks k, k + nthreads, ... */
 typedef void (*job_fn)(chunk *c, void *arg);
-typedef struct job { job_fn f; chunk *c; void *arg; } job;
+typedef struct job { job_fn f; chunk *cs; int nc, k, nthreads; void *arg; } job;
 
 static void *thread_main(void *p)
 {
   job *j = p;
-  j->f(j->c, j->arg);
+  for (int i = j->k; i < j->nc; i += j->nthreads) j->f(&j->cs[i], j->arg);
   return NULL;
 }
 
-static void run_all(chunk *cs, int nc, job_fn f, void *arg)
+static void run_all(chunk *cs, int nc, int nthreads, job_fn f, void *arg)
 {
-  if (nc == 1) {
-    f(&cs[0], arg);
-    return;
-  }
+  if (nthreads > nc) nthreads = nc;
   pthread_t th[256];
   job jobs[256];
   int started[256];
-  for (int k = 0; k < nc; k++) {
-    jobs[k].f = f, jobs[k].c = &cs[k], jobs[k].arg = arg;
+  for (int k = 0; k < nthreads; k++) {
+    jobs[k] = (job){f, cs, nc, k, nthreads, arg};
     started[k] = k > 0 && pthread_create(&th[k], NULL, thread_main, &jobs[k]) == 0;
   }
-  for (int k = 0; k < nc; k++)
-    if (!started[k]) f(&cs[k], arg); /* chunk 0, and any chunk whose thread did not start */
-  for (int k = 1; k < nc; k++)
+  for (int k = 0; k < nthreads; k++)
+    if (!started[k]) thread_main(&jobs[k]); /* thread 0's share, and any thread that did not start */
+  for (int k = 1; k < nthreads; k++)
     if (started[k]) pthread_join(th[k], NULL);
 }
 
@@ -279,7 +292,7 @@ int kz_ens_run(const kz_step_type *T, const kz_ens *e, double t, double h, long 
   KZ_TRY(open_chunks(e, nthreads, &cs, &nc, failed, r));
   for (int k = 0; k < nc; k++) gather(&cs[k], y, e->M);
   run_arg a = {T, t, h, n};
-  run_all(cs, nc, run_job, &a);
+  run_all(cs, nc, nthreads, run_job, &a);
   const int st = finish(cs, nc, r);
   if (st == KZ_OK)
     for (int k = 0; k < nc; k++) scatter(&cs[k], cs[k].y, cs[k].M, y, e->M);
@@ -326,7 +339,7 @@ int kz_ens_hmm_run(const kz_ens *e, const kz_hmm_params *p, const double *Y0, do
   }
   for (int k = 0; k < nc; k++) gather(&cs[k], Y0, e->M);
   hmm_arg a = {p, N + 1, scratch};
-  run_all(cs, nc, hmm_job, &a);
+  run_all(cs, nc, nthreads, hmm_job, &a);
   st = finish(cs, nc, r);
   if (st == KZ_OK)
     for (long long row = 0; row <= N; row++)
@@ -386,7 +399,7 @@ int kz_ens_sam_run(const kz_step_type *micro, const kz_ens *e, const kz_sam_para
   }
   for (int k = 0; k < nc; k++) gather(&cs[k], y0, e->M);
   sam_arg a = {micro, p, mac, nout, tout, scratch};
-  run_all(cs, nc, sam_job, &a);
+  run_all(cs, nc, nthreads, sam_job, &a);
   st = finish(cs, nc, r);
   if (st == KZ_OK)
     for (long long row = 0; row < nout; row++)

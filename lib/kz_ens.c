@@ -47,7 +47,7 @@ typedef struct chunk {
 /* Flag and freeze the members of y (n components) and f (nf components) that left the finite
  * range; f is zeroed for every flagged member. The common case -- every number in range and no
  * member frozen yet -- is one vectorised pass that counts the numbers out of range. */
-static void guard(chunk *c, const double *y, int n, double *f, int nf)
+KZ_VECTOR_CLONES static void guard(chunk *c, const double *y, int n, double *f, int nf)
 {
   const int M = c->M;
   const double bound = c->bound;

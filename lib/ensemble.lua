@@ -209,4 +209,52 @@ function M.sam(e, o)
   return ys, flags(e, f), kz.counts(r)
 end
 
+--- The slow-variable HMM (lib/hmm.lua's slow options: set, macro, start, micro, kernel, H, T, eta,
+-- h, ...) on a model with slow sets (models.top) for members that differ in their initial states:
+-- o.x0 is a list of states (each a list of dim numbers). Every member is its own scalar run
+-- (the least-squares solve is per member), the members split over o.threads threads. Returns
+-- x[m][i][n + 1] (member m, component i, node n), the flags and the counts per member.
+function M.slow(model, o)
+  local hmm = require "hmm"
+  local x0s = o.x0
+  if type(x0s) ~= "table" or #x0s < 1 or type(x0s[1]) ~= "table" then fail("slow: x0 must be a list of states") end
+  local opts = {}
+  for k, v in pairs(o) do
+    if k ~= "x0" and k ~= "threads" then opts[k] = v end
+  end
+  local p = hmm.slow_params(opts)
+  local s = model.slow and model.slow[o.set or "32"]
+  if not s then fail(string.format("slow: model %s has no slow set '%s'", model.name, tostring(o.set or "32"))) end
+  local n, d = #x0s, s.dim
+  local X0 = ffi.new("double[?]", n * d)
+  for m = 1, n do
+    local x = x0s[m]
+    if type(x) ~= "table" or #x ~= d then fail(string.format("slow: x0[%d] must have %d numbers", m, d)) end
+    for i = 1, d do
+      local v = x[i]
+      if type(v) ~= "number" or v ~= v or v == math.huge or v == -math.huge then
+        fail(string.format("slow: x0[%d][%d] must be a finite number", m, i))
+      end
+      X0[(i - 1) * n + m - 1] = v
+    end
+  end
+  local N = tonumber(C.kz_steps_in(o.T or 0, o.H or 0))
+  if N < 1 then N = 1 end
+  local out = ffi.new("double[?]", (N + 1) * d * n)
+  local f, r = ffi.new("int[?]", n), kz.report()
+  kz.call("kz_ens_slow_run", model.vib, s, p, n, X0, out, N + 1, f, threads(o), r)
+  local x = {}
+  for m = 1, n do
+    x[m] = {}
+    for i = 1, d do
+      local c = {}
+      for k = 0, N do c[k + 1] = out[(k * d + i - 1) * n + m - 1] end
+      x[m][i] = c
+    end
+  end
+  local fl = {}
+  for m = 1, n do fl[m] = f[m - 1] end
+  return x, fl, kz.counts(r)
+end
+
 return M

@@ -412,3 +412,116 @@ int kz_ens_sam_run(const kz_step_type *micro, const kz_ens *e, const kz_sam_para
   free(scratch);
   return st;
 }
+
+/* ---------- the slow-variable HMM: members that differ in their initial states ---------- */
+
+/* The least-squares solve of Algorithm 4 couples the components of one member, so the big-system
+ * form does not apply: every member is its own kz_slow_run (bit-identical to the scalar run),
+ * and the members are split over the threads. */
+typedef struct slow_arg {
+  const kz_vib *m;
+  const kz_slow *s;
+  const kz_slow_params *p;
+  long long M, rows;
+  const double *x0;
+  double *x_out;
+  int *failed;
+  int nthreads;
+  int status;
+  kz_report rep;
+} slow_arg;
+
+typedef struct slow_job { slow_arg *a; int k; int status; kz_report rep; } slow_job;
+
+static void *slow_main(void *p)
+{
+  slow_job *j = p;
+  slow_arg *a = j->a;
+  const int d = a->s->dim;
+  double *x0 = malloc(sizeof(double) * (size_t)d);
+  double *X = malloc(sizeof(double) * (size_t)d * (size_t)a->rows);
+  j->status = KZ_OK;
+  kz_report_init(&j->rep);
+  if (!x0 || !X) j->status = KZ_ENOMEM;
+  for (long long m = j->k; j->status == KZ_OK && m < a->M; m += a->nthreads) {
+    int bad = 0;
+    for (int i = 0; i < d; i++) {
+      x0[i] = a->x0[(size_t)i * a->M + m];
+      if (!isfinite(x0[i])) bad = 1;
+    }
+    kz_report r;
+    kz_report_init(&r);
+    const int st = bad ? KZ_ENONFINITE : kz_slow_run(a->m, a->s, a->p, x0, X, a->rows, NULL, &r);
+    if (st != KZ_OK) a->failed[m] = bad ? 1 : 2;
+    else if (m == 0 || j->rep.force_evals == 0) j->rep = r; /* counts per member: one member's */
+    for (long long row = 0; row < a->rows; row++)
+      for (int i = 0; i < d; i++)
+        a->x_out[((size_t)row * (size_t)d + (size_t)i) * (size_t)a->M + m] =
+          st == KZ_OK ? X[(size_t)row * (size_t)d + (size_t)i] : NAN;
+  }
+  free(x0);
+  free(X);
+  return NULL;
+}
+
+int kz_ens_slow_run(const kz_vib *m, const kz_slow *s, const kz_slow_params *p, long long M,
+                    const double *x0, double *x_out, long long nout, int *failed, int nthreads,
+                    kz_report *r)
+{
+  if (!m) return kz_bad(r, KZ_ENULL, "model");
+  if (!s) return kz_bad(r, KZ_ENULL, "slow");
+  if (!p) return kz_bad(r, KZ_ENULL, "params");
+  if (M < 1) return kz_bad(r, KZ_EDOMAIN, "M");
+  if (nthreads < 1 || nthreads > 256) return kz_bad(r, KZ_EDOMAIN, "threads");
+  KZ_TRY(kz_check_num(r, p->H, "H", 1));
+  KZ_TRY(kz_check_num(r, p->T, "T", 1));
+  const long long N = kz_steps_in(p->T, p->H);
+  if (N < 1) return kz_bad(r, KZ_EGRID, "T");
+  if (!x0) return kz_bad(r, KZ_ENULL, "x0");
+  if (!x_out) return kz_bad(r, KZ_ENULL, "x_out");
+  if (nout < N + 1) return kz_bad(r, KZ_EBUFFER, "x_out");
+  KZ_TRY(check_failed(failed, M, r));
+  slow_arg a = {m, s, p, M, N + 1, x0, x_out, failed, nthreads < M ? nthreads : (int)M, KZ_OK, {0}};
+  pthread_t th[256];
+  slow_job jobs[256];
+  int started[256];
+  for (int k = 0; k < a.nthreads; k++) {
+    jobs[k] = (slow_job){&a, k, KZ_OK, {0}};
+    started[k] = k > 0 && pthread_create(&th[k], NULL, slow_main, &jobs[k]) == 0;
+  }
+  for (int k = 0; k < a.nthreads; k++)
+    if (!started[k]) slow_main(&jobs[k]);
+  for (int k = 1; k < a.nthreads; k++)
+    if (started[k]) pthread_join(th[k], NULL);
+  int st = KZ_OK;
+  for (int k = 0; k < a.nthreads && st == KZ_OK; k++) st = jobs[k].status;
+  if (st != KZ_OK) return kz_bad(r, st, "work");
+  /* a set-up error (bad parameters) fails every member the same way: report it as the call's */
+  int all = 1;
+  for (long long i = 0; i < M && all; i++) all = failed[i] == 2;
+  if (all) {
+    double *x = malloc(sizeof(double) * (size_t)s->dim * (size_t)(N + 1));
+    double *x0m = malloc(sizeof(double) * (size_t)s->dim);
+    if (!x || !x0m) {
+      free(x);
+      free(x0m);
+      return kz_bad(r, KZ_ENOMEM, "work");
+    }
+    for (int i = 0; i < s->dim; i++) x0m[i] = x0[(size_t)i * M];
+    st = kz_slow_run(m, s, p, x0m, x, N + 1, NULL, r);
+    free(x);
+    free(x0m);
+    if (st != KZ_OK) return st;
+  }
+  if (r) {
+    for (int k = 0; k < a.nthreads; k++)
+      if (jobs[k].rep.force_evals) {
+        r->micro_steps += jobs[k].rep.micro_steps;
+        r->force_evals += jobs[k].rep.force_evals;
+        r->macro_steps += jobs[k].rep.macro_steps;
+        r->jac_evals += jobs[k].rep.jac_evals;
+        break;
+      }
+  }
+  return KZ_OK;
+}

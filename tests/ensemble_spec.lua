@@ -139,3 +139,23 @@ describe("ensembles of the inverted pendulum (Sharp, Tsai & Engquist) #asan", fu
     end
   end)
 end)
+
+describe("ensembles of the slow-variable HMM (the spinning top)", function()
+  it("every member is bit-identical to its scalar run; threads change nothing", function()
+    local top = models.top {}
+    local om = 1e3
+    local x0s = {}
+    for m = 1, 5 do x0s[m] = top.x0(om, 1e-3 * m, 0.2 + 0.01 * m) end
+    local o = { set = "32", H = 0.01 / 40, T = 0.01, eta = 1e-4, h = 1e-5 }
+    local x1 = ens.slow(top, with(o, { x0 = x0s, threads = 1 }))
+    local x2, f2 = ens.slow(top, with(o, { x0 = x0s, threads = 3 }))
+    for m = 1, 5, 2 do
+      local xs = hmm.slow_run(top, with(o, { x0 = x0s[m] }))
+      assert.are.equal(0, f2[m])
+      for i = 1, 6 do
+        assert.are.equal(xs[i][41], x1[m][i][41])
+        assert.are.equal(xs[i][41], x2[m][i][41])
+      end
+    end
+  end)
+end)

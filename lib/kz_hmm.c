@@ -162,7 +162,7 @@ void kz_hmm_set_phase(kz_hmm_ctx *x, long long n, double t)
   }
 }
 
-int kz_hmm_window(kz_hmm_ctx *x, const double *y0, kz_observe_fn obs, void *obs_par, int lo,
+KZ_VECTOR_CLONES int kz_hmm_window(kz_hmm_ctx *x, const double *y0, kz_observe_fn obs, void *obs_par, int lo,
                   int cnt, double *avg, kz_report *r)
 {
   const int d = x->dim;

@@ -97,5 +97,16 @@ void kz_dp5_interp(int n, const double *y, double *const k[7], double h, double 
 
 #define KZ_TRY(expr) do { int kz_st_ = (expr); if (kz_st_ != KZ_OK) return kz_st_; } while (0)
 #define KZ_PI 3.14159265358979323846
+/* The hot loops of the explicit steppers and the HMM's window run over all dim numbers -- for an
+ * ensemble (kz_ens.c) that is every member's component: they are compiled once per vector ISA
+ * (AVX-512, AVX2, the x86-64 baseline) at -O3 and one clone is chosen when the library loads.
+ * The arithmetic is the same in every clone (ISO C mode: no contraction into FMA; no reduction is
+ * reordered), so results do not depend on the clone, only the speed does. Off under the
+ * sanitizers and in unoptimised builds. */
+#if defined(__x86_64__) && defined(__OPTIMIZE__) && !defined(__SANITIZE_ADDRESS__)
+#define KZ_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default"), optimize("O3")))
+#else
+#define KZ_VECTOR_CLONES
+#endif
 
 #endif

@@ -5,6 +5,7 @@
  * (2.7)        p ~ P + l^-1 v(t) sin Q,  v(t) = vmax sin(omega t + theta0): the reconstruction
  *              of Algorithm 1 (micro data (2.10)). */
 #include "kz_internal.h"
+#include "kz_models_f.h"
 
 static int check(const kz_pendulum *p, kz_report *r)
 {
@@ -20,7 +21,7 @@ static int check(const kz_pendulum *p, kz_report *r)
 static int vib_force(void *par, double theta, const double *q, double *f)
 {
   const kz_pendulum *p = par;
-  f[0] = (p->g + p->vmax * p->omega * cos(theta)) * sin(q[0]) / p->l;
+  f[0] = kz_pendulum_f(p->g, p->vmax, p->omega, p->l, cos(theta), sin(q[0]));
   return KZ_OK;
 }
 
@@ -48,7 +49,7 @@ static int lift(void *par, double theta, const double *Y, double *y)
 {
   const kz_pendulum *p = par;
   y[0] = Y[0];
-  y[1] = Y[1] + p->vmax * sin(theta) * sin(Y[0]) / p->l;
+  y[1] = kz_pendulum_lift(Y[1], p->vmax, p->l, sin(theta), sin(Y[0]));
   return KZ_OK;
 }
 

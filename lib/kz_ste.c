@@ -8,6 +8,7 @@
  * the 1/l that the reconstruction, theta_s = 0.23 and "roughly three oscillations in [0, 12]"
  * need). Fast phase theta = 2 pi t / eps, so omega = 2 pi / eps. */
 #include "kz_internal.h"
+#include "kz_models_f.h"
 
 static int check(const kz_ste *p, kz_report *r)
 {
@@ -22,7 +23,7 @@ static int check(const kz_ste *p, kz_report *r)
 static int vib_force(void *par, double theta, const double *q, double *a)
 {
   const kz_ste *p = par;
-  a[0] = (p->g + sin(theta) / p->eps) * sin(q[0]) / p->l;
+  a[0] = kz_ste_f(p->g, p->eps, p->l, sin(theta), sin(q[0]));
   return KZ_OK;
 }
 
@@ -31,7 +32,7 @@ static int recon(void *par, double theta, const double *Y, double *y)
 {
   const kz_ste *p = par;
   y[0] = Y[0];
-  y[1] = Y[1] - sin(Y[0]) * cos(theta) / (2 * KZ_PI * p->l);
+  y[1] = kz_ste_recon(Y[1], p->l, sin(Y[0]), cos(theta));
   return KZ_OK;
 }
 
@@ -39,8 +40,7 @@ static int recon(void *par, double theta, const double *Y, double *y)
 static int time_accel(void *par, double t, const double *q, double *a)
 {
   const kz_ste *p = par;
-  const double c = t / p->eps;
-  return vib_force(par, 2 * KZ_PI * (c - floor(c)), q, a);
+  return vib_force(par, kz_ste_phase(t, p->eps), q, a);
 }
 
 static int averaged_accel(void *par, double t, const double *q, double *a)

@@ -6,7 +6,7 @@
 
 static size_t euler_work(int dim) { return 2 * (size_t)dim; }
 
-static int euler_apply(const kz_sys *s, double t, double h, double *y, const double *f_in,
+KZ_VECTOR_CLONES static int euler_apply(const kz_sys *s, double t, double h, double *y, const double *f_in,
                        double *f_out, double *work, kz_report *r)
 {
   const int d = s->dim;

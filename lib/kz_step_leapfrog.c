@@ -8,7 +8,7 @@
 
 static size_t leapfrog_work(int dim) { return 2 * (size_t)dim; }
 
-static int leapfrog_apply(const kz_sys *s, double t, double h, double *y, const double *f_in,
+KZ_VECTOR_CLONES static int leapfrog_apply(const kz_sys *s, double t, double h, double *y, const double *f_in,
                           double *f_out, double *work, kz_report *r)
 {
   (void)f_in;

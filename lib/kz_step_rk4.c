@@ -7,7 +7,7 @@
 
 static size_t rk4_work(int dim) { return 4 * (size_t)dim; }
 
-static int rk4_apply(const kz_sys *s, double t, double h, double *y, const double *f_in,
+KZ_VECTOR_CLONES static int rk4_apply(const kz_sys *s, double t, double h, double *y, const double *f_in,
                      double *f_out, double *work, kz_report *r)
 {
   static const double c[4] = {0.0, 0.5, 0.5, 1.0};

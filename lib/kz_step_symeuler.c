@@ -7,7 +7,7 @@
 
 static size_t symeuler_work(int dim) { return 2 * (size_t)dim; }
 
-static int symeuler_apply(const kz_sys *s, double t, double h, double *y, const double *f_in,
+KZ_VECTOR_CLONES static int symeuler_apply(const kz_sys *s, double t, double h, double *y, const double *f_in,
                           double *f_out, double *work, kz_report *r)
 {
   const int nq = s->nq, d = s->dim;

@@ -25,7 +25,7 @@ static inline int kdk(const kz_sys *s, int nq, double t, double h, double *q, do
 
 static size_t verlet_work(int dim) { return 2 * (size_t)dim; }
 
-static int verlet_apply(const kz_sys *s, double t, double h, double *y, const double *f_in,
+KZ_VECTOR_CLONES static int verlet_apply(const kz_sys *s, double t, double h, double *y, const double *f_in,
                         double *f_out, double *work, kz_report *r)
 {
   const int nq = s->nq;
@@ -41,7 +41,7 @@ static int verlet_apply(const kz_sys *s, double t, double h, double *y, const do
   return KZ_OK;
 }
 
-static int verlet_leg(const kz_sys *s, double t, long long k0, double h, long long n, double *y,
+KZ_VECTOR_CLONES static int verlet_leg(const kz_sys *s, double t, long long k0, double h, long long n, double *y,
                       double *f, const double *w, int lo, int cnt, double *acc, double *work,
                       kz_report *r)
 {

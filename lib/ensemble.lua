@@ -1,0 +1,260 @@
+-- ensemble.lua -- many trajectories of one model in one C call (lib/kz_ens.c): M members that
+-- differ in their initial states and/or parameter values, advanced together by the library's own
+-- methods on a structure-of-arrays state, vectorised over the members and split over threads.
+--
+--   local ens = require "ensemble"
+--   -- 200 x 200 (amplitude, frequency) pairs of the vibrated pendulum (2.2), all from q = 0.1:
+--   local e = ens.pendulum { l = 0.2, g = 9.8, vmax = amps, omega = freqs }  -- lists or numbers
+--   local q, v, failed = ens.run(e, { stepper = "rk4", h = 1e-5, n = 10000, q0 = 0.1, v0 = 0 })
+--   -- q[m], v[m]: member m's final state (NaN when failed[m] ~= 0)
+--
+-- Members: every parameter is a number (shared) or a list of M numbers; initial states likewise.
+-- The phase form (the HMM) needs one omega and theta0 for the whole ensemble (one shared fast
+-- phase). Results equal the members' scalar runs up to the vector math library's rounding
+-- (tests/ensemble_spec.lua measures it). Threads: o.threads (default 1; KZ_THREADS).
+local kz = require "kapitza"
+local ffi, C = kz.ffi, kz.C
+
+local M = {}
+
+local function fail(msg) error("ensemble: " .. msg, 3) end
+
+-- The size of the ensemble: the length of any list among the values (all lists the same length).
+local function size(values, names, given)
+  local n = given
+  for _, k in ipairs(names) do
+    local v = values[k]
+    if type(v) == "table" then
+      if n and #v ~= n then fail(string.format("'%s' has %d values, other lists have %d", k, #v, n)) end
+      n = #v
+    end
+  end
+  return n or 1
+end
+
+-- A double[n] of a number (repeated) or a list of n numbers, each checked finite.
+local function array(v, n, name)
+  local a = ffi.new("double[?]", n)
+  if type(v) == "number" then
+    if v ~= v or v == math.huge or v == -math.huge then fail(name .. " must be finite") end
+    for i = 0, n - 1 do a[i] = v end
+  elseif type(v) == "table" then
+    if #v ~= n then fail(string.format("'%s' must have %d values (got %d)", name, n, #v)) end
+    for i = 1, n do
+      local x = v[i]
+      if type(x) ~= "number" or x ~= x or x == math.huge or x == -math.huge then
+        fail(string.format("%s[%d] must be a finite number (got %s)", name, i, tostring(x)))
+      end
+      a[i - 1] = x
+    end
+  else
+    fail(string.format("'%s' must be a number or a list of numbers (got %s)", name, type(v)))
+  end
+  return a
+end
+
+local function build(kind, ctype, init, names, defaults, t)
+  if type(t) ~= "table" then fail(kind .. ": give a table of parameter values") end
+  for k in pairs(t) do
+    local known = k == "M"
+    for _, n in ipairs(names) do known = known or k == n end
+    if not known then fail(string.format("%s: unknown parameter '%s' (%s)", kind, tostring(k), table.concat(names, ", "))) end
+  end
+  local vals = {}
+  for _, k in ipairs(names) do
+    vals[k] = t[k]
+    if vals[k] == nil then vals[k] = defaults[k] end
+    if vals[k] == nil then fail(kind .. ": parameter '" .. k .. "' is missing") end
+  end
+  local n = size(vals, names, t.M)
+  local par = ffi.new(ctype)
+  local keep = {}
+  for _, k in ipairs(names) do
+    keep[k] = array(vals[k], n, k)
+    par[k] = keep[k]
+  end
+  local e = ffi.new("kz_ens")
+  kz.call(init, e, par, n, kz.report())
+  return { kind = kind, c = e, par = par, keep = keep, M = n, dim = e.dim, nq = e.nq,
+           width = tonumber(e.width), phase = e.phase_accel ~= nil }
+end
+
+--- Calvo & Sanz-Serna's vibrated pendulum (2.2) for M members: {l, g, vmax, omega, theta0 (0), M}.
+function M.pendulum(t)
+  return build("pendulum", "kz_pendulum_ens", "kz_pendulum_ens_init", { "l", "g", "vmax", "omega", "theta0" },
+               { theta0 = 0 }, t)
+end
+
+--- Sharp, Tsai & Engquist's inverted pendulum (1.1) for M members: {eps, g, l, M}.
+function M.ste(t)
+  return build("ste", "kz_ste_ens", "kz_ste_ens_init", { "eps", "g", "l" }, {}, t)
+end
+
+-- The initial states in the ensemble's layout from q0/v0 (second order) or y0 (lists or numbers).
+local function states(e, o)
+  local n, d, nq = e.M, e.dim, e.nq
+  local y = ffi.new("double[?]", n * d)
+  local comps = {}
+  if nq > 0 then
+    for i = 1, nq do
+      comps[i] = nq == 1 and o.q0 or (o.q0 or {})[i]
+      comps[nq + i] = nq == 1 and (o.v0 or 0) or (o.v0 or {})[i] or 0
+    end
+    if o.q0 == nil then fail("give q0 (a number or a list of " .. n .. ")") end
+  else
+    if o.y0 == nil then fail("give y0") end
+    for i = 1, d do comps[i] = o.y0[i] end
+  end
+  for i = 1, d do
+    local a = array(comps[i], n, i <= math.max(nq, 1) and "q0" or "v0")
+    for m = 0, n - 1 do y[(i - 1) * n + m] = a[m] end
+  end
+  return y
+end
+
+local function threads(o)
+  local t = o.threads or tonumber(os.getenv("KZ_THREADS") or "") or 1
+  if type(t) ~= "number" or t < 1 or t ~= math.floor(t) or t > 256 then fail("threads must be a whole number in 1..256") end
+  return t
+end
+
+local function known(o, keys, what)
+  for k in pairs(o) do
+    local ok = false
+    for _, x in ipairs(keys) do ok = ok or k == x end
+    if not ok then fail(string.format("%s: unknown option '%s' (%s)", what, tostring(k), table.concat(keys, ", "))) end
+  end
+end
+
+-- Split a structure-of-arrays row into per-component Lua lists; failed members are NaN already.
+local function unpack_row(e, buf, off)
+  local n, d = e.M, e.dim
+  local cols = {}
+  for i = 1, d do
+    local c = {}
+    for m = 1, n do c[m] = buf[off + (i - 1) * n + m - 1] end
+    cols[i] = c
+  end
+  return cols
+end
+
+local function flags(e, f)
+  local t, nbad = {}, 0
+  for m = 1, e.M do
+    t[m] = f[m - 1]
+    if t[m] ~= 0 then nbad = nbad + 1 end
+  end
+  return t, nbad
+end
+
+--- n steps of an explicit registry stepper from t (default 0) with step h. Returns the final
+-- components (for one degree of freedom: q, v lists; else a list of component lists), the failure
+-- flags per member (0 fine, 1 bad initial state, 2 left the bound), and the counts per member.
+function M.run(e, o)
+  known(o, { "stepper", "t", "h", "n", "q0", "v0", "y0", "threads" }, "ensemble.run")
+  local T = kz.stepper(o.stepper or "rk4")
+  if type(o.n) ~= "number" or o.n < 0 or o.n ~= math.floor(o.n) then fail("n must be a whole number of steps") end
+  local y = states(e, o)
+  local f, r = ffi.new("int[?]", e.M), kz.report()
+  kz.call("kz_ens_run", T, e.c, o.t or 0, kz.finite(o.h, "h"), o.n, y, f, threads(o), r)
+  local cols = unpack_row(e, y, 0)
+  local fl = flags(e, f)
+  if e.nq == 1 then return cols[1], cols[2], fl, kz.counts(r) end
+  return cols, nil, fl, kz.counts(r)
+end
+
+--- The HMM (lib/hmm.lua's options: preset, macro, micro, kernel, phase, recon, H, T, eta, h) on
+-- the phase form from Q0/P0 (numbers or lists). Returns Q[n + 1], P[n + 1] (lists over members
+-- at t_n = n H; one degree of freedom), the flags and the counts per member.
+function M.hmm(e, o)
+  if not e.phase then fail(e.kind .. ": the HMM needs one shared phase (the same omega and theta0, or eps, for every member)") end
+  local hmm = require "hmm"
+  local opts, init = {}, { q0 = o.Q0, v0 = o.P0 }
+  for k, v in pairs(o) do
+    if k ~= "Q0" and k ~= "P0" and k ~= "threads" then opts[k] = v end
+  end
+  local p = hmm.params(opts)
+  local N = tonumber(C.kz_steps_in(o.T or 0, o.H or 0))
+  if N < 1 then N = 1 end -- C reports the bad grid
+  local Y0 = states(e, init)
+  local out = ffi.new("double[?]", (N + 1) * e.M * e.dim)
+  local f, r = ffi.new("int[?]", e.M), kz.report()
+  kz.call("kz_ens_hmm_run", e.c, p, Y0, out, N + 1, f, threads(o), r)
+  local Q, P = {}, {}
+  for n = 0, N do
+    local cols = unpack_row(e, out, n * e.M * e.dim)
+    Q[n + 1], P[n + 1] = cols[1], cols[2]
+  end
+  return Q, P, flags(e, f), kz.counts(r)
+end
+
+--- SAM (lib/sam.lua's options n, period, t0, diff, macro ('rk4' | 'dp5' fixed steps), H, tout)
+-- with o.micro (default 'rk4') on the time form, from q0/v0. Returns the states at tout
+-- (ys[k] = component lists), the flags and the counts per member.
+function M.sam(e, o)
+  known(o, { "micro", "n", "period", "t0", "diff", "macro", "H", "tout", "q0", "v0", "y0", "threads" }, "ensemble.sam")
+  local p = ffi.new("kz_sam_params")
+  p.period, p.t0, p.n = o.period or 2 * math.pi, o.t0 or 0, o.n or 0
+  p.diff = kz.choose(kz.sam_diffs, o.diff or "central2", "sam difference formula")
+  local mac = ffi.new("kz_macro")
+  mac.kind, mac.type, mac.H = C.KZ_MACRO_FIXED, kz.stepper(o.macro or "rk4"), o.H or 0
+  local nout = #o.tout
+  local y0 = states(e, o)
+  local out = ffi.new("double[?]", nout * e.M * e.dim)
+  local f, r = ffi.new("int[?]", e.M), kz.report()
+  kz.call("kz_ens_sam_run", kz.stepper(o.micro or "rk4"), e.c, p, mac, y0, nout, kz.vec(nout, o.tout), out, f,
+          threads(o), r)
+  local ys = {}
+  for k = 1, nout do ys[k] = unpack_row(e, out, (k - 1) * e.M * e.dim) end
+  return ys, flags(e, f), kz.counts(r)
+end
+
+--- The slow-variable HMM (lib/hmm.lua's slow options: set, macro, start, micro, kernel, H, T, eta,
+-- h, ...) on a model with slow sets (models.top) for members that differ in their initial states:
+-- o.x0 is a list of states (each a list of dim numbers). Every member is its own scalar run
+-- (the least-squares solve is per member), the members split over o.threads threads. Returns
+-- x[m][i][n + 1] (member m, component i, node n), the flags and the counts per member.
+function M.slow(model, o)
+  local hmm = require "hmm"
+  local x0s = o.x0
+  if type(x0s) ~= "table" or #x0s < 1 or type(x0s[1]) ~= "table" then fail("slow: x0 must be a list of states") end
+  local opts = {}
+  for k, v in pairs(o) do
+    if k ~= "x0" and k ~= "threads" then opts[k] = v end
+  end
+  local p = hmm.slow_params(opts)
+  local s = model.slow and model.slow[o.set or "32"]
+  if not s then fail(string.format("slow: model %s has no slow set '%s'", model.name, tostring(o.set or "32"))) end
+  local n, d = #x0s, s.dim
+  local X0 = ffi.new("double[?]", n * d)
+  for m = 1, n do
+    local x = x0s[m]
+    if type(x) ~= "table" or #x ~= d then fail(string.format("slow: x0[%d] must have %d numbers", m, d)) end
+    for i = 1, d do
+      local v = x[i]
+      if type(v) ~= "number" or v ~= v or v == math.huge or v == -math.huge then
+        fail(string.format("slow: x0[%d][%d] must be a finite number", m, i))
+      end
+      X0[(i - 1) * n + m - 1] = v
+    end
+  end
+  local N = tonumber(C.kz_steps_in(o.T or 0, o.H or 0))
+  if N < 1 then N = 1 end
+  local out = ffi.new("double[?]", (N + 1) * d * n)
+  local f, r = ffi.new("int[?]", n), kz.report()
+  kz.call("kz_ens_slow_run", model.vib, s, p, n, X0, out, N + 1, f, threads(o), r)
+  local x = {}
+  for m = 1, n do
+    x[m] = {}
+    for i = 1, d do
+      local c = {}
+      for k = 0, N do c[k + 1] = out[(k * d + i - 1) * n + m - 1] end
+      x[m][i] = c
+    end
+  end
+  local fl = {}
+  for m = 1, n do fl[m] = f[m - 1] end
+  return x, fl, kz.counts(r)
+end
+
+return M

@@ -444,6 +444,28 @@ function A.clock(f, min)
   return r, msg, (os.clock() - t1) / n
 end
 
+--- The runs of `methods` over their ladders on ctx as A.campaign entries (one group per method):
+-- each returns A.run_one's row, or nil and a message when the run stopped without a finite
+-- error (o.keep_failed: the row itself, status "failed" or "diverged", so that it is written too).
+function A.entries(ctx, methods, o)
+  o = o or {}
+  local t = {}
+  for _, m in ipairs(methods) do
+    for _, x in ipairs(m.ladder) do
+      t[#t + 1] = { group = m.name, run = function()
+        local r = A.run_one(ctx, m, x)
+        if not r then return nil, nil end
+        if r.status ~= "ok" and not o.keep_failed then
+          return nil, string.format("%s %s = %s: %s%s", m.name, m.knob, type(x) == "table" and (S.fmt(x[1]) .. "," .. S.fmt(x[2])) or S.fmt(x),
+                                    r.status, r.msg and (" (" .. r.msg .. ")") or "")
+        end
+        return r
+      end }
+    end
+  end
+  return t
+end
+
 --- Time entries {group, run = function() -> row or nil, message} in one process, interleaved
 -- over o.reps repetitions (default 3); each measurement is A.clock's (short runs batched) and the
 -- result is the median. A run over o.once seconds (default 0.5) is not repeated; the first run of

@@ -228,8 +228,10 @@ local function direct_family(ctx, o, methods, na)
 end
 
 --- The peers built into build/libkzpeers.so (lib/peers.lua) at a ladder of tolerances.
+local peers_ok, peers_mod -- the first attempt's result (a second require would only say "loop or previous error")
 local function peer_family(ctx, o, methods, na)
-  local ok, peers = pcall(require, "peers")
+  if peers_ok == nil then peers_ok, peers_mod = pcall(require, "peers") end
+  local ok, peers = peers_ok, peers_mod
   if not ok then
     na[#na + 1] = { name = "peers (GSL, SUNDIALS)", family = "peer", reason = "lib/peers.lua cannot load here: " .. tostring(peers):gsub("\n.*", "") }
     return

@@ -379,32 +379,33 @@ function M.atlas(argv)
   if AP[mf.name] and real(o.out) and real(o.out) == real(kz.root .. "/paper") then
     die("atlas", string.format("atlas-%s is a built-in atlas of paper/: rename the model or choose another --out", mf.name))
   end
+  -- the method names, checked before anything runs (the catalogue's names do not depend on the
+  -- reference: a context without one lists them)
+  local keep
+  if mine.methods then
+    keep = {}
+    for n in (mine.methods .. ","):gmatch("([^,]*),") do
+      if n == "" then die("atlas", "methods: empty name in '" .. mine.methods .. "'") end
+      keep[n] = true
+    end
+    local okc, c0 = pcall(AU.setup, mf, { reference = false })
+    if not okc then die("atlas", c0, 1) end
+    local have, all = {}, {}
+    for _, m in ipairs(AU.catalogue(c0, { quick = quick })) do have[m.name] = true; all[#all + 1] = m.name end
+    local names = {}
+    for n in pairs(keep) do names[#names + 1] = n end
+    table.sort(names)
+    for _, n in ipairs(names) do
+      if not have[n] then die("atlas", string.format("methods: no method '%s' for this model (it has %s)", n, table.concat(all, ", "))) end
+    end
+  end
   local sc = S.new { id = "atlas-" .. mf.name, title = "kapitza atlas " .. mf.path, params = {} }
   sc.P = { out = o.out }
   sc:open_stage()
   local ok, err = pcall(function()
-    local keep
-    if mine.methods then
-      keep = {}
-      for n in (mine.methods .. ","):gmatch("([^,]*),") do
-        if n == "" then error("methods: empty name", 0) end
-        keep[n] = true
-      end
-    end
     sc:progress_start(1, sc.id)
     local ctx = AU.setup(mf, { tol = tol, refm = quick and 32 or 64, refmax = refmax })
     local methods, na = AU.catalogue(ctx, { quick = quick, methods = keep })
-    if keep then
-      local have = {}
-      for _, m in ipairs(methods) do have[m.name] = true end
-      for n in pairs(keep) do
-        if not have[n] then
-          local all = {}
-          for _, m in ipairs(AU.catalogue(ctx, { quick = quick })) do all[#all + 1] = m.name end
-          error(string.format("methods: no method '%s' for this model (it has %s)", n, table.concat(all, ", ")), 0)
-        end
-      end
-    end
     local total = 1
     for _, m in ipairs(methods) do total = total + #m.ladder end
     sc:progress_start(total, sc.id)

@@ -44,6 +44,29 @@ end
 -- The run: time grid, reference, time scales
 ---------------------------------------------------------------------------------------------------
 
+--- Does the model carry holonomic constraints (its system's con, and the kz_constraints the
+-- constrained HMM and SAM take as model.con, as lib/models.lua's dpend)?
+function M.constrained(model) return model.sys.con ~= nil and model.con ~= nil end
+
+--- Reference states by a registry stepper of order p with m and 2m steps per output interval L,
+-- Richardson-extrapolated (experiment.richardson's, for any order: the constrained models'
+-- reference is HERK3, which keeps the constraints). Returns the states at L, 2L, ..., nout L,
+-- the largest estimate |y_2m - y_m|/(2^p - 1) at the end and the estimates by component.
+function M.richardson(s, stepper, p, y0, L, nout, m)
+  local res = {}
+  for pass, k in ipairs { m, 2 * m } do res[pass] = kz.trajectory(s, stepper, 0, L / k, k, nout, y0) end
+  local d, states, est, ests, f = s.dim, {}, 0, {}, 2 ^ p - 1
+  for j = 1, nout do
+    states[j] = {}
+    for i = 1, d do
+      local a, b = res[1][j * d + i - 1], res[2][j * d + i - 1]
+      states[j][i] = b + (b - a) / f
+      if j == nout then est, ests[i] = math.max(est, math.abs(b - a) / f), math.abs(b - a) / f end
+    end
+  end
+  return states, est, ests
+end
+
 --- The context of the atlas on the loaded model file mf (lib/modelfile.lua): the end time
 -- rounded to K whole fast periods (a multiple of 32 when there are at least 64, so that the
 -- macro grids of SAM and the multirevolution method divide it), the reference at T (RK4 with m
@@ -69,8 +92,10 @@ function M.setup(mf, o)
   local st, est, ests
   local goal = min_of(tol) / 100
   local evals = 0
+  local constrained = M.constrained(model)
   while o.reference ~= false do
-    st, est, ests = E.richardson(model.sys, y0, period, K, refm)
+    if constrained then st, est, ests = M.richardson(model.sys, "herk3", 3, y0, period, K, refm)
+    else st, est, ests = E.richardson(model.sys, y0, period, K, refm) end
     evals = evals + K * 3 * refm * 4
     local s = 0
     for i = 1, n do s = s + ests[i] * ests[i] end
@@ -113,10 +138,12 @@ function M.setup(mf, o)
     ctx.Y0 = Y0
   end
   if not ref then est, refm = 0 / 0, 0 end
+  ctx.constrained = constrained
+  ctx.ref_what = constrained and "HERK3 (the constraints kept)" or "RK4"
   ctx.note = string.format("T = %d fast periods = %.17g (the model's T = %.17g rounded to whole periods); period %.6g (%s); " ..
-    "slow scale tau = %.6g%s; reference y(T): RK4 with %d and %d steps per period, Richardson, its error in the measured " ..
-    "components estimated at %.1e (|y_2m - y_m|/15, a bound on the extrapolated value's)",
-    K, T, mf.T, period, psrc, tau, tau_bound and " (nothing moved: the run's length)" or "", refm, 2 * refm, est)
+    "slow scale tau = %.6g%s; reference y(T): %s with %d and %d steps per period, Richardson, its error in the measured " ..
+    "components estimated at %.1e (|y_2m - y_m|/(2^p - 1), a bound on the extrapolated value's)",
+    K, T, mf.T, period, psrc, tau, tau_bound and " (nothing moved: the run's length)" or "", ctx.ref_what, refm, 2 * refm, est)
   return ctx
 end
 
@@ -170,6 +197,27 @@ end
 --          right only when the averaged force does not depend on the velocity.
 local function hmm_methods(ctx, o, methods, na)
   local m, nq = ctx.model, ctx.mf.nq
+  if ctx.constrained then
+    na[#na + 1] = { name = "HMM-V, HMM-A2", family = "HMM", reason = "unconstrained: on this constrained model the " ..
+                    "constrained HMM runs instead" }
+    if not m.vib then
+      na[#na + 1] = { name = "constrained HMM", family = "HMM", reason = "needs a fast phase: a parameter 'omega'" }
+      return
+    end
+    local Ns = divisor_counts(ctx.K, macro_counts(ctx, o.quick and { 1 / 4, 1 / 16 } or
+                                                   { 1 / 2, 1 / 4, 1 / 8, 1 / 16, 1 / 32, 1 / 64 }, 2, ctx.K), 1)
+    for _, pre in ipairs(o.quick and { "rattle-shake" } or { "shake-shake", "rattle-shake" }) do
+      methods[#methods + 1] = {
+        name = "HMM-" .. pre, family = "HMM", knob = "N,n", ladder = grid(Ns, o.quick and { 16, 32 } or { 16, 32, 64 }),
+        label = "constrained HMM " .. pre .. " (Calvo & Sanz-Serna Sec. 4.2-4.3): SHAKE micro-steps, n per period, simple " ..
+                "filtering over half a period, N macro steps (H = T/N whole periods)",
+        run = function(c, N, n)
+          local Y, _, cnt = hmm.dae_run(c.model, { preset = pre, H = c.T / N, T = c.T, eta = c.period, h = c.period / n }, c.y0)
+          return c.err(Y[#Y]), cnt
+        end }
+    end
+    return
+  end
   if not (m.vib and nq > 0) then
     na[#na + 1] = { name = "HMM (Algorithms 1-2, HMM-V)", family = "HMM", reason = m.vib and
       "needs the second-order form q'' = a(theta, q) (nq)" or "needs a fast phase: a parameter 'omega' (the force a(theta, q), theta = omega t + theta0)" }
@@ -207,6 +255,23 @@ end
 --- SAM, LISP and the multirevolution method (lib/atlas_problems.lua's builders) on a model with
 -- a fast period: macro steps H = T/N from tau, n micro-steps per period.
 local function sam_family(ctx, o, methods, na)
+  if ctx.constrained then
+    na[#na + 1] = { name = "SAM, LISP, multirevolution (explicit micro-steps)", family = "SAM",
+                    reason = "unconstrained: on this constrained model SAM for index-2 DAEs runs instead" }
+    if not ctx.mf.period then return end
+    local sam = require "sam"
+    local hi = math.max(1, math.floor(ctx.K / 2))
+    local N = macro_counts(ctx, o.quick and { 1, 1 / 4 } or { 2, 1, 1 / 2, 1 / 4, 1 / 8 }, 1, hi)
+    methods[#methods + 1] = {
+      name = "SAM-herk3/herk3", family = "SAM", knob = "N,n", ladder = grid(N, o.quick and { 16, 32 } or { 16, 32, 64 }),
+      label = "SAM for index-2 DAEs (Calvo et al. Sec. 6): HERK3 macro (N steps) and micro (n per period), central differences (25)",
+      run = function(c, Nm, n)
+        local ys, _, cnt = sam.dae(c.model, { n = n, period = c.period, H = c.T / Nm, y0 = c.y0, tout = { c.T },
+                                              diff = "central2", micro = "herk3", macro = "herk3" })
+        return c.err(ys[1]), cnt
+      end }
+    return
+  end
   if not ctx.mf.period then
     na[#na + 1] = { name = "SAM, LISP, multirevolution", family = "SAM", reason = "need a fast motion of known period: " ..
                     "a parameter 'omega' or the spec's period" }
@@ -224,7 +289,16 @@ end
 local function direct_family(ctx, o, methods, na)
   local lad = o.quick and { [1] = { 8 }, [2] = { 16, 64 }, default = { 8, 32 } } or
               { [1] = { 8, 32, 128 }, [2] = { 16, 32, 64, 128, 256 }, default = { 8, 16, 32, 64, 128 } }
-  AP.add_direct(methods, na, ctx.sys, { ladders = lad })
+  local skip
+  if ctx.constrained then -- the unconstrained steppers would run, ignoring g(q) = 0
+    skip = {}
+    for _, name in ipairs(kz.steppers.names) do
+      if bit.band(tonumber(kz.steppers[name].needs), kz.C.KZ_NEEDS_CONSTRAINTS) == 0 then
+        skip[name] = "ignores the constraints g(q) = 0 of this model"
+      end
+    end
+  end
+  AP.add_direct(methods, na, ctx.sys, { ladders = lad, skip = skip })
 end
 
 --- The peers built into build/libkzpeers.so (lib/peers.lua) at a ladder of tolerances.
@@ -243,6 +317,10 @@ local function peer_family(ctx, o, methods, na)
     elseif not peers.available(name) then
       na[#na + 1] = { name = name, family = "peer", reason = "not built: " .. peers.why(name) }
     else
+      if ctx.constrained then
+        na[#na + 1] = { name = name, family = "peer", reason = "an ODE integrator: ignores the constraints of this model" }
+        goto continue
+      end
       methods[#methods + 1] = { name = name, family = "peer", knob = "tol", ladder = tols,
         label = name .. " (peer) at rtol = atol = tol",
         run = function(c, tol)
@@ -251,6 +329,7 @@ local function peer_family(ctx, o, methods, na)
           return c.err(r.y), { force_evals = r.rhs_evals, micro_steps = r.steps, newton_iters = r.jac_evals }
         end }
     end
+    ::continue::
   end
 end
 

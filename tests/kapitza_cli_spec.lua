@@ -169,6 +169,61 @@ describe("kapitza: the command line", function()
     assert.are.equal(2, #lines(out))
   end)
 
+  it("a model without omega or period: the fast period estimated from the Jacobian, HMM and SAM n/a with the reason", function()
+    local f = assert(io.open(tmp .. "/stiff.lua", "wb"))
+    f:write([[
+return { name = "stiff_pair", nq = 2, params = { "k", "c" }, values = { k = 1e4, c = 1 }, q0 = { 1, 0 }, T = 1,
+  lua = { accel = function(p, t, q, a)
+    a[0] = -p.k * (q[0] - q[1]) - p.c * q[0] * q[0] * q[0]
+    a[1] = -p.k * (q[1] - q[0]) - p.c * q[1] * q[1] * q[1]
+  end } }
+]])
+    f:close()
+    local st, out, err = kz("check " .. q(tmp .. "/stiff.lua"))
+    assert.are.equal(0, st, err)
+    -- da/dq at q0 = (1, 0) is [[-k - 3c, k], [k, -k]]: the fastest frequency is the square root of
+    -- its largest |eigenvalue| ((2k + 3c) + sqrt((2k + 3c)^2 - 12 k c)) / 2, about sqrt(2k)
+    local k, c = 1e4, 1
+    local lam = ((2 * k + 3 * c) + math.sqrt((2 * k + 3 * c) ^ 2 - 12 * k * c)) / 2
+    local p = tonumber(out:match("period = (%S+) %(estimated"))
+    assert.is_true(math.abs(p - 2 * math.pi / math.sqrt(lam)) < 2e-6 * p, out)
+    assert.truthy(out:find("no%s+HMM[^\n]*needs a fast phase"), out)
+    assert.truthy(out:find("no%s+SAM, LISP, multirevolution%s+need a fast motion of known period"), out)
+    local st2, _, err2 = kz(string.format("atlas %s --out %s --quick", q(tmp .. "/stiff.lua"), q(tmp .. "/sa")))
+    assert.are.equal(0, st2, err2)
+    local rows = assert(S.read_table(tmp .. "/sa/data/atlas-stiff_pair.tsv"))
+    for _, r in ipairs(rows) do assert.are.equal("direct", r.family) end
+  end)
+
+  it("a constrained model (lib/models.lua's dpend, in the shape a constrained user model takes): the constrained " ..
+     "families run against a HERK3 reference, the unconstrained ones are n/a with the reason", function()
+    local D, AU = require "dpend", require "atlas_user"
+    local Pd = {}
+    for _, p in ipairs(D.params) do Pd[p[1]] = p[2] end
+    local model = D.model(Pd, 1e3)
+    local mf = { name = "dpend_user", model = model, nq = 4, dim = 8, y0 = model.state(D.start(Pd)), T = 0.5,
+                 period = 2 * math.pi / 1e3, period_source = "2 pi/omega", values = { theta0 = 0 }, how = "c", spec = { c = {} } }
+    local ctx = AU.setup(mf, { tol = { 1e-2, 1e-4 } })
+    assert.is_true(ctx.constrained)
+    assert.truthy(ctx.note:find("HERK3", 1, true))
+    assert.is_true(ctx.ref_est < 1e-6)
+    local methods, na = AU.catalogue(ctx, { quick = true })
+    local names = {}
+    for _, m in ipairs(methods) do names[#names + 1] = m.name end
+    assert.are.same({ "HMM-rattle-shake", "SAM-herk3/herk3", "shake", "rattle", "herk3" }, names)
+    local why = {}
+    for _, n in ipairs(na) do why[n.name] = n.reason end
+    assert.truthy(why.rk4:find("ignores the constraints", 1, true))
+    local rows = AU.sweep(ctx, methods, { reps = 1 })
+    local best = {}
+    for _, r in ipairs(rows) do
+      assert.are.equal("ok", r.status, r.params)
+      best[r.method] = math.min(best[r.method] or 1, r.error)
+    end
+    -- each converges towards the reference (the HMM to its averaging floor, O(1/omega))
+    assert.is_true(best.herk3 < 1e-4 and best.rattle < 1e-3 and best["SAM-herk3/herk3"] < 1e-2 and best["HMM-rattle-shake"] < 0.02)
+  end)
+
   it("make install: the installed kapitza finds its installed modules, from / (not the source tree's)", function()
     local prefix = tmp .. "/usr"
     local MAKE = "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u KZ_LIB make --no-print-directory -C " .. q(U.root)

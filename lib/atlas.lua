@@ -17,6 +17,8 @@
 -- small grid and its curve is the lower envelope (the Pareto front: no cheaper run is as
 -- accurate), the best the method can do at each work with the knobs as given.
 -- Everything that steps runs in C (the methods' bindings); this module sweeps and compares.
+-- `kapitza atlas` on a model of one's own (lib/atlas_user.lua) runs its methods through the same
+-- engine (A.entries, A.campaign, A.run_one, A.mark_fronts, A.order), timed.
 local kz = require "kapitza"
 local S = require "scenario"
 local Ti = require "timing"

@@ -236,6 +236,17 @@ function M.check(argv)
         out("  the " .. other .. " twin does not load: " .. tostring(twin))
       end
     end
+    if m.vib and m.vib.reconstruct ~= nil and mf.nq > 0 then
+      local fn = mf.how == "lua" and spec.lua and spec.lua.reconstruct or nil
+      local Y, y = kz.vec(mf.dim, mf.y0), kz.vec(mf.dim)
+      local theta0 = mf.values.theta0 or 0
+      local st = fn and fn(m.par, theta0 + 1, Y, y) or m.vib.reconstruct(m.par, theta0 + 1, Y, y)
+      if st ~= nil and st ~= 0 then error("reconstruct refused the initial state (status " .. tostring(st) .. ")", 0) end
+      local t = {}
+      for i = 1, mf.dim do t[i] = y[i - 1] end
+      if not all_finite(t) then error(string.format("reconstruct at theta0 + 1, Y = y0 is not finite: (%s)", fmt_list(t)), 0) end
+      out(string.format("  reconstruct at theta0 + 1 from Y = y0: y = (%s): finite", fmt_list(t)))
+    end
     if m.averaged_force and m.vib and mf.nq > 0 then
       local hmm = require "hmm"
       local Y = {}
@@ -266,6 +277,11 @@ function M.check(argv)
     out("methods (" .. src .. "):")
     for _, r in ipairs(tab) do
       out(string.format("  %-3s %-34s %s", r.ok and "yes" or "no", r.method, r.why or ""))
+    end
+    if src ~= "the atlas's catalogue" then
+      local names = {}
+      for _, mm in ipairs(AU.catalogue(ctx, { quick = true })) do names[#names + 1] = mm.name end
+      out("kapitza atlas runs: " .. table.concat(names, ", "))
     end
   end)
   if not ok then die("check", e, 1) end

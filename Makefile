@@ -137,9 +137,12 @@ INCLUDEDIR ?= $(PREFIX)/include
 LIBDIR     ?= $(PREFIX)/lib
 PCDIR      ?= $(LIBDIR)/pkgconfig
 LUADIR     ?= $(PREFIX)/share/lua/5.1
+BINDIR     ?= $(PREFIX)/bin
 SONAME     := libkapitza.so.$(VMAJOR)
 SOFILE     := libkapitza.so.$(VERSION)
 LUAOTHER   := $(filter-out lib/kapitza.lua,$(LUAMOD))
+# what bin/kapitza needs besides the modules: the atlas figure and the sweep tool (in LUADIR/kapitza)
+KZDATA     := figures/style.gpi figures/atlas-model.gp scripts/sweep.lua
 
 .PHONY: install uninstall
 
@@ -167,6 +170,11 @@ install: build/dist/$(SOFILE) build/dist/libkapitza.a
 	  > $(DESTDIR)$(PCDIR)/kapitza.pc
 	install -m 644 lib/kapitza.lua $(DESTDIR)$(LUADIR)/kapitza.lua
 	install -m 644 $(LUAOTHER) $(DESTDIR)$(LUADIR)/kapitza/
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LUADIR)/kapitza/figures $(DESTDIR)$(LUADIR)/kapitza/scripts
+	for f in $(KZDATA); do install -m 644 $$f $(DESTDIR)$(LUADIR)/kapitza/$$f || exit 1; done
+	sed 's|^local luadir_rel = nil.*|local luadir_rel = "$(shell realpath -m --relative-to=$(BINDIR) $(LUADIR))" -- written by make install|' \
+	  bin/kapitza > $(DESTDIR)$(BINDIR)/kapitza.tmp && chmod 755 $(DESTDIR)$(BINDIR)/kapitza.tmp && \
+	  mv $(DESTDIR)$(BINDIR)/kapitza.tmp $(DESTDIR)$(BINDIR)/kapitza
 	printf '%s\n' '-- written by make install: where the installed kapitza.lua finds its header and library' \
 	  '-- (relative to the folder of kapitza.lua)' \
 	  'return { version = "$(VERSION)", header = "$(shell realpath -m --relative-to=$(LUADIR) $(INCLUDEDIR)/kapitza.h)",' \
@@ -177,5 +185,7 @@ uninstall:
 	rm -f $(DESTDIR)$(INCLUDEDIR)/kapitza.h $(DESTDIR)$(LIBDIR)/$(SOFILE) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 	  $(DESTDIR)$(LIBDIR)/libkapitza.so $(DESTDIR)$(LIBDIR)/libkapitza.a $(DESTDIR)$(PCDIR)/kapitza.pc \
 	  $(DESTDIR)$(LUADIR)/kapitza.lua $(DESTDIR)$(LUADIR)/kapitza/config.lua \
-	  $(addprefix $(DESTDIR)$(LUADIR)/kapitza/,$(notdir $(LUAOTHER)))
+	  $(addprefix $(DESTDIR)$(LUADIR)/kapitza/,$(notdir $(LUAOTHER))) \
+	  $(addprefix $(DESTDIR)$(LUADIR)/kapitza/,$(KZDATA)) $(DESTDIR)$(BINDIR)/kapitza
+	-rmdir $(DESTDIR)$(LUADIR)/kapitza/figures $(DESTDIR)$(LUADIR)/kapitza/scripts 2>/dev/null
 	-rmdir $(DESTDIR)$(LUADIR)/kapitza 2>/dev/null

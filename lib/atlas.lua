@@ -17,6 +17,8 @@
 -- small grid and its curve is the lower envelope (the Pareto front: no cheaper run is as
 -- accurate), the best the method can do at each work with the knobs as given.
 -- Everything that steps runs in C (the methods' bindings); this module sweeps and compares.
+-- `kapitza atlas` on a model of one's own (lib/atlas_user.lua) runs its methods through the same
+-- engine (A.entries, A.campaign, A.run_one, A.mark_fronts, A.order), timed.
 local kz = require "kapitza"
 local S = require "scenario"
 local Ti = require "timing"
@@ -442,6 +444,28 @@ function A.clock(f, min)
   local n, t1 = 0, os.clock()
   repeat f(); n = n + 1 until os.clock() - t1 >= min
   return r, msg, (os.clock() - t1) / n
+end
+
+--- The runs of `methods` over their ladders on ctx as A.campaign entries (one group per method):
+-- each returns A.run_one's row, or nil and a message when the run stopped without a finite
+-- error (o.keep_failed: the row itself, status "failed" or "diverged", so that it is written too).
+function A.entries(ctx, methods, o)
+  o = o or {}
+  local t = {}
+  for _, m in ipairs(methods) do
+    for _, x in ipairs(m.ladder) do
+      t[#t + 1] = { group = m.name, run = function()
+        local r = A.run_one(ctx, m, x)
+        if not r then return nil, nil end
+        if r.status ~= "ok" and not o.keep_failed then
+          return nil, string.format("%s %s = %s: %s%s", m.name, m.knob, type(x) == "table" and (S.fmt(x[1]) .. "," .. S.fmt(x[2])) or S.fmt(x),
+                                    r.status, r.msg and (" (" .. r.msg .. ")") or "")
+        end
+        return r
+      end }
+    end
+  end
+  return t
 end
 
 --- Time entries {group, run = function() -> row or nil, message} in one process, interleaved

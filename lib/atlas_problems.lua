@@ -37,6 +37,7 @@ M.gp_pow, M.md_pow10 = gp_pow, md_pow10
 local function whole_periods(T0, period, mult)
   return mult * math.max(1, math.floor(T0 / period / mult + 0.5))
 end
+M.whole_periods = whole_periods
 
 ---------------------------------------------------------------------------------------------------
 -- Method families shared by several problems
@@ -123,6 +124,7 @@ local function sam_methods(o, methods, na, sample)
       end }
   end
 end
+M.sam_methods, M.add_direct = sam_methods, add_direct
 
 ---------------------------------------------------------------------------------------------------
 -- The vibrated pendulum of Calvo & Sanz-Serna (2.2)

@@ -48,6 +48,7 @@ if installed then
     return p
   end
   M.installed, M.header_path, M.lib_path = true, abs(cfg.header), abs(cfg.lib)
+  M.root = here .. "/kapitza" -- its figures/ and scripts/ (make install), as the source tree's
   package.path = here .. "/kapitza/?.lua;" .. package.path
 end
 M.lib_path = os.getenv("KZ_LIB") or M.lib_path

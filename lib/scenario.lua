@@ -399,10 +399,15 @@ local function gp_quote(s) return "'" .. tostring(s):gsub("'", "''") .. "'" end
 -- and DIR/tables) and outfile, plus `vars`: what the run was (series lists as space-separated
 -- strings, ranges, labels), so that legends and ranges come from the data, never from the
 -- script. Written under a temporary name and renamed. Without gnuplot the figure is skipped
--- with a message on stderr (the data are written either way).
-function M:figure(name, vars)
+-- with a message on stderr (the data are written either way). The script: `script` when given,
+-- else <name>.gp beside the running scenario file (one kept outside the repository), else the
+-- library's figures/<name>.gp.
+function M:figure(name, vars, script)
   local kz = require "kapitza"
-  local script = kz.root .. "/figures/" .. name .. ".gp"
+  local beside = arg and arg[0] and ((arg[0]:match("^(.*)/[^/]*$") or ".") .. "/" .. name .. ".gp")
+  local bf = beside and io.open(beside, "rb")
+  if bf then bf:close() end
+  script = script or (bf and beside) or (kz.root .. "/figures/" .. name .. ".gp")
   local out = self:path("figures/" .. name .. ".svg")
   mkdir_p(self:path("figures"))
   local assigns = { "root=" .. gp_quote(kz.root), "datadir=" .. gp_quote(self:path("data")),

@@ -59,25 +59,6 @@ local function peer_entries(ctx, notes)
   return t
 end
 
--- The library's runs at one stiffness (the scenario's ladders) as campaign entries.
-local function library_entries(ctx, methods)
-  local t = {}
-  for _, m in ipairs(methods) do
-    for _, x in ipairs(m.ladder) do
-      t[#t + 1] = { group = m.name, run = function()
-        local r = A.run_one(ctx, m, x)
-        if not r then return nil, nil end
-        if r.status ~= "ok" then
-          return nil, string.format("%s %s = %s: %s%s", m.name, m.knob, type(x) == "table" and (S.fmt(x[1]) .. "," .. S.fmt(x[2])) or S.fmt(x),
-                                    r.status, r.msg and (" (" .. r.msg .. ")") or "")
-        end
-        return r
-      end }
-    end
-  end
-  return t
-end
-
 local columns = { "si", "stiffness", "method", "family", "knob", "x", "x2", "status", "error", "force_evals", "micro_steps",
                   "newton_iters", "seconds", "front", "env" }
 
@@ -103,7 +84,7 @@ local function bench(key)
   local t0 = os.clock()
   for si, s in ipairs(P[st.key]) do
     local ctx = prob.setup(P, s)
-    local entries = library_entries(ctx, methods)
+    local entries = A.entries(ctx, methods)
     for _, e in ipairs(peer_entries(ctx, notes)) do entries[#entries + 1] = e end
     local list, fails = A.campaign(entries, { reps = reps, budget = budget })
     for _, r in ipairs(list) do r.si, r.stiffness = si, s; rows[#rows + 1] = r end

@@ -1,0 +1,550 @@
+-- atlas_user.lua -- the atlas on a model of one's own (`kapitza atlas MODEL.lua`): every method
+-- family the model's parts allow, each over ladders of its accuracy parameters cut from the
+-- model's two time scales (the fast period 2 pi/omega, or the model's `period`; the slow scale
+-- tau from the reference run, lib/modelfile.lua), the peers when built (lib/peers.lua), against
+-- a reference whose own accuracy is estimated and stated; error against force evaluations and
+-- against CPU seconds (measured here: lib/atlas.lua's A.campaign, lib/timing.lua's clock), the
+-- figure, and the cheapest configuration meeting each target tolerance as `key=value`, ready to
+-- paste after `kapitza solve MODEL.lua`.
+--
+-- The sweep engine is lib/atlas.lua's, the same as the eight atlas-<problem> scenarios': a
+-- method is { name, family, knob, label, ladder, run(ctx, x, x2) -> error, counts }, its curve
+-- the envelope of its ladder (A.mark_fronts), its runs made by A.run_one. What differs: the
+-- problem is built from the model file rather than written in lib/atlas_problems.lua, and the
+-- runs are timed. Seconds depend on the machine: they appear only in the outputs of this command,
+-- never in the reproducible paper/ outputs (the scenarios write evaluations only).
+local kz = require "kapitza"
+local S = require "scenario"
+local E = require "experiment"
+local A = require "atlas"
+local AP = require "atlas_problems"
+local MF = require "modelfile"
+local hmm = require "hmm"
+
+local M = {}
+
+M.default_tol = { 1e-2, 1e-4, 1e-6 }
+
+local function finite(x) return type(x) == "number" and x == x and x < math.huge and x > -math.huge end
+
+-- the distinct values of a list, in order
+local function uniq(t)
+  local seen, out = {}, {}
+  for _, v in ipairs(t) do if not seen[v] then seen[v] = true; out[#out + 1] = v end end
+  return out
+end
+
+local function min_of(t)
+  local m = math.huge
+  for _, v in ipairs(t) do m = math.min(m, v) end
+  return m
+end
+
+---------------------------------------------------------------------------------------------------
+-- The run: time grid, reference, time scales
+---------------------------------------------------------------------------------------------------
+
+--- Does the model carry holonomic constraints (its system's con, and the kz_constraints the
+-- constrained HMM and SAM take as model.con, as lib/models.lua's dpend)?
+function M.constrained(model) return model.sys.con ~= nil and model.con ~= nil end
+
+--- Reference states by a registry stepper of order p with m and 2m steps per output interval L,
+-- Richardson-extrapolated (experiment.richardson's, for any order: the constrained models'
+-- reference is HERK3, which keeps the constraints). Returns the states at L, 2L, ..., nout L,
+-- the largest estimate |y_2m - y_m|/(2^p - 1) at the end and the estimates by component.
+function M.richardson(s, stepper, p, y0, L, nout, m)
+  local res = {}
+  for pass, k in ipairs { m, 2 * m } do res[pass] = kz.trajectory(s, stepper, 0, L / k, k, nout, y0) end
+  local d, states, est, ests, f = s.dim, {}, 0, {}, 2 ^ p - 1
+  for j = 1, nout do
+    states[j] = {}
+    for i = 1, d do
+      local a, b = res[1][j * d + i - 1], res[2][j * d + i - 1]
+      states[j][i] = b + (b - a) / f
+      if j == nout then est, ests[i] = math.max(est, math.abs(b - a) / f), math.abs(b - a) / f end
+    end
+  end
+  return states, est, ests
+end
+
+--- The context of the atlas on the loaded model file mf (lib/modelfile.lua): the end time
+-- rounded to K whole fast periods (a multiple of 32 when there are at least 64, so that the
+-- macro grids of SAM and the multirevolution method divide it), the reference at T (RK4 with m
+-- and 2m steps per period, Richardson extrapolation; m doubled from o.refm until its estimated
+-- error is below min(tol)/100, or m = o.refmax), the slow scale tau from the reference's states
+-- at whole periods, and the error: the Euclidean norm of the positions' error at T (the whole
+-- state for a first-order model).
+function M.setup(mf, o)
+  o = o or {}
+  local tol = o.tol or M.default_tol
+  local period, psrc = mf.period, mf.period_source
+  if not period then
+    period = MF.estimate_period(mf)
+    psrc = "estimated: 2 pi / (fastest natural frequency at y0, from the Jacobian of the force)"
+    if not period then period, psrc = mf.T / 100, "none found (the force does not vary with the state at y0): T/100" end
+  end
+  local K0 = mf.T / period
+  local K = AP.whole_periods(mf.T, period, K0 >= 64 and 32 or 1)
+  local T = K * period
+  local model, y0 = mf.model, mf.y0
+  local n = mf.nq > 0 and mf.nq or mf.dim
+  local refm, refmax = o.refm or 64, o.refmax or 1024
+  local st, est, ests
+  local goal = min_of(tol) / 100
+  local evals = 0
+  local constrained = M.constrained(model)
+  while o.reference ~= false do
+    if constrained then st, est, ests = M.richardson(model.sys, "herk3", 3, y0, period, K, refm)
+    else st, est, ests = E.richardson(model.sys, y0, period, K, refm) end
+    evals = evals + K * 3 * refm * 4
+    local s = 0
+    for i = 1, n do s = s + ests[i] * ests[i] end
+    est = math.sqrt(s)
+    if est <= goal or refm >= refmax then break end
+    refm = 2 * refm
+    if o.progress then o.progress(string.format("reference: %d steps per period", refm)) end
+  end
+  local ref, tau = st and st[K], nil
+  if st then
+    local states = { y0 }
+    for k = 1, K do states[k + 1] = st[k] end
+    tau = MF.slow_scale(mf, states, period)
+  end
+  local tau_bound = tau == nil or tau > T
+  if tau_bound then tau = T end
+  local qref = ref and MF.slow_part(mf, ref) or MF.slow_part(mf, y0)
+  local ctx = { mf = mf, model = model, sys = model.sys, y0 = y0, T = T, K = K, period = period, period_source = psrc,
+                ref = ref, ref_est = est, refm = refm, tau = tau, tau_bound = tau_bound, tol = tol, ref_evals = evals }
+  function ctx.err(y) return E.dist(MF.slow_part(mf, y), qref) end
+  function ctx.err_slow(Q)
+    if type(Q) == "number" then Q = { Q } end
+    return E.dist(Q, qref)
+  end
+  -- the HMM's macro start (Q0, P0): Q0 = q0, and P0 = v0 less the velocity the model's
+  -- reconstruction adds at the initial phase (its lift at P = 0); without a reconstruction P0 = v0
+  if model.vib and mf.nq > 0 then
+    local nq, Y0 = mf.nq, {}
+    for i = 1, 2 * nq do Y0[i] = y0[i] end
+    local theta0 = mf.values.theta0 or 0
+    local fn = mf.how == "lua" and mf.spec.lua and mf.spec.lua.reconstruct or nil
+    local has = fn ~= nil or (mf.how == "c" and mf.spec.c and mf.spec.c.reconstruct ~= nil)
+    if has then
+      local Y, y = kz.vec(2 * nq), kz.vec(2 * nq)
+      for i = 1, nq do Y[i - 1] = y0[i] end
+      local st2 = fn and fn(model.par, theta0, Y, y) or model.vib.reconstruct(model.par, theta0, Y, y)
+      if st2 ~= nil and st2 ~= 0 then error("the model's reconstruct refused the initial state", 0) end
+      for i = 1, nq do Y0[nq + i] = y0[nq + i] - y[nq + i - 1] end
+    end
+    ctx.Y0 = Y0
+  end
+  if not ref then est, refm = 0 / 0, 0 end
+  ctx.constrained = constrained
+  ctx.ref_what = constrained and "HERK3 (the constraints kept)" or "RK4"
+  ctx.note = string.format("T = %d fast periods = %.17g (the model's T = %.17g rounded to whole periods); period %.6g (%s); " ..
+    "slow scale tau = %.6g%s; reference y(T): %s with %d and %d steps per period, Richardson, its error in the measured " ..
+    "components estimated at %.1e (|y_2m - y_m|/(2^p - 1), a bound on the extrapolated value's)",
+    K, T, mf.T, period, psrc, tau, tau_bound and " (nothing moved: the run's length)" or "", ctx.ref_what, refm, 2 * refm, est)
+  return ctx
+end
+
+---------------------------------------------------------------------------------------------------
+-- The methods, with ladders cut from the time scales
+---------------------------------------------------------------------------------------------------
+
+-- Macro step counts N = ceil(T/H) for macro steps H = tau * f (f in `fracs`), at least lo and
+-- at most hi, distinct, increasing.
+local function macro_counts(ctx, fracs, lo, hi)
+  local t = {}
+  for _, f in ipairs(fracs) do
+    local N = math.ceil(ctx.T / (ctx.tau * f) - 1e-9)
+    t[#t + 1] = math.max(lo, math.min(hi, N))
+  end
+  table.sort(t)
+  return uniq(t)
+end
+
+-- The divisors d of K with K/d >= minM (whole macro steps of K/d periods; the multirevolution
+-- method needs K/d > 4) nearest (in log) to each wanted count.
+local function divisor_counts(K, wanted, minM)
+  local divs = {}
+  for d = 1, K do if K % d == 0 and K / d >= minM then divs[#divs + 1] = d end end
+  local t = {}
+  for _, w in ipairs(wanted) do
+    local best, bd
+    for _, d in ipairs(divs) do
+      local dist = math.abs(math.log(d / w))
+      if not bd or dist < bd then best, bd = d, dist end
+    end
+    if best then t[#t + 1] = best end
+  end
+  table.sort(t)
+  return uniq(t)
+end
+
+local function grid(a, b)
+  local t = {}
+  for _, x in ipairs(a) do for _, y in ipairs(b) do t[#t + 1] = { x, y } end end
+  return t
+end
+
+--- The HMM variants for a fast-forced model in second-order form: the micro-solver RK4 with n
+-- steps per period (the Verlet default puts a large error on the force at coarse n), a uniform
+-- kernel over one period (simple filtering), N macro steps of H = T/N.
+--   HMM-V: velocity Verlet macro scheme, exact phase, the model's reconstruction (Sharp, Tsai &
+--          Engquist's preset): the general one.
+--   HMM-A2: Calvo & Sanz-Serna's Algorithm 2 (leapfrog macro, micro data at theta = 0 with zero
+--          velocity, half window): only for a force even in theta (spec.even_in_theta), and
+--          right only when the averaged force does not depend on the velocity.
+local function hmm_methods(ctx, o, methods, na)
+  local m, nq = ctx.model, ctx.mf.nq
+  if ctx.constrained then
+    na[#na + 1] = { name = "HMM-V, HMM-A2", family = "HMM", reason = "unconstrained: on this constrained model the " ..
+                    "constrained HMM runs instead" }
+    if not m.vib then
+      na[#na + 1] = { name = "constrained HMM", family = "HMM", reason = "needs a fast phase: a parameter 'omega'" }
+      return
+    end
+    local Ns = divisor_counts(ctx.K, macro_counts(ctx, o.quick and { 1 / 4, 1 / 16 } or
+                                                   { 1 / 2, 1 / 4, 1 / 8, 1 / 16, 1 / 32, 1 / 64 }, 2, ctx.K), 1)
+    for _, pre in ipairs(o.quick and { "rattle-shake" } or { "shake-shake", "rattle-shake" }) do
+      methods[#methods + 1] = {
+        name = "HMM-" .. pre, family = "HMM", knob = "N,n", ladder = grid(Ns, o.quick and { 16, 32 } or { 16, 32, 64 }),
+        label = "constrained HMM " .. pre .. " (Calvo & Sanz-Serna Sec. 4.2-4.3): SHAKE micro-steps, n per period, simple " ..
+                "filtering over half a period, N macro steps (H = T/N whole periods)",
+        run = function(c, N, n)
+          local Y, _, cnt = hmm.dae_run(c.model, { preset = pre, H = c.T / N, T = c.T, eta = c.period, h = c.period / n }, c.y0)
+          return c.err(Y[#Y]), cnt
+        end }
+    end
+    return
+  end
+  if not (m.vib and nq > 0) then
+    na[#na + 1] = { name = "HMM (Algorithms 1-2, HMM-V)", family = "HMM", reason = m.vib and
+      "needs the second-order form q'' = a(theta, q) (nq)" or "needs a fast phase: a parameter 'omega' (the force a(theta, q), theta = omega t + theta0)" }
+    return
+  end
+  -- macro steps of whole periods: every force estimate starts at the phase theta0, where a
+  -- uniform kernel over one period is exact for the periodic part (at other phases its window
+  -- edge leaves an O(1) term proportional to the velocity: measured, 5e-2 instead of 3e-3)
+  local Ns = divisor_counts(ctx.K, macro_counts(ctx, o.quick and { 1 / 4, 1 / 16 } or
+                                                 { 1 / 2, 1 / 4, 1 / 8, 1 / 16, 1 / 32, 1 / 64 }, 2, ctx.K), 1)
+  local ns = o.quick and { 16, 32 } or { 16, 32, 64 }
+  local function variant(name, label, opts)
+    methods[#methods + 1] = {
+      name = name, family = "HMM", knob = "N,n", ladder = grid(Ns, ns),
+      label = label .. "; RK4 micro-solver with n steps per period, uniform kernel over one period, N macro steps (H = T/N whole periods)",
+      run = function(c, N, n)
+        local op = opts()
+        op.micro, op.kernel, op.eta, op.h = "rk4", "uniform", c.period, c.period / n
+        op.H, op.T, op.Y0 = c.T / N, c.T, c.Y0
+        local Q, _, cnt = hmm.run(c.model, op)
+        return c.err_slow(Q[#Q]), cnt
+      end }
+  end
+  variant("HMM-V", "HMM: velocity Verlet macro scheme, exact phase, the model's reconstruction" ..
+          (ctx.model.vib.reconstruct ~= nil and "" or " (none given: the identity)"),
+          function() return { preset = "ste", macro = "V" } end)
+  if ctx.model.vib.even_in_theta ~= 0 then
+    variant("HMM-A2", "HMM, Algorithm 2 (Calvo & Sanz-Serna): leapfrog macro, micro data at theta = 0 with zero velocity, half window",
+            function() return { preset = "cs2", half_window = true } end)
+  else
+    na[#na + 1] = { name = "HMM-A2 (Algorithm 2)", family = "HMM", reason = "needs a force even in theta (even_in_theta = true)" }
+  end
+end
+
+--- SAM, LISP and the multirevolution method (lib/atlas_problems.lua's builders) on a model with
+-- a fast period: macro steps H = T/N from tau, n micro-steps per period.
+local function sam_family(ctx, o, methods, na)
+  if ctx.constrained then
+    na[#na + 1] = { name = "SAM, LISP, multirevolution (explicit micro-steps)", family = "SAM",
+                    reason = "unconstrained: on this constrained model SAM for index-2 DAEs runs instead" }
+    if not ctx.mf.period then return end
+    local sam = require "sam"
+    local hi = math.max(1, math.floor(ctx.K / 2))
+    local N = macro_counts(ctx, o.quick and { 1, 1 / 4 } or { 2, 1, 1 / 2, 1 / 4, 1 / 8 }, 1, hi)
+    methods[#methods + 1] = {
+      name = "SAM-herk3/herk3", family = "SAM", knob = "N,n", ladder = grid(N, o.quick and { 16, 32 } or { 16, 32, 64 }),
+      label = "SAM for index-2 DAEs (Calvo et al. Sec. 6): HERK3 macro (N steps) and micro (n per period), central differences (25)",
+      run = function(c, Nm, n)
+        local ys, _, cnt = sam.dae(c.model, { n = n, period = c.period, H = c.T / Nm, y0 = c.y0, tout = { c.T },
+                                              diff = "central2", micro = "herk3", macro = "herk3" })
+        return c.err(ys[1]), cnt
+      end }
+    return
+  end
+  if not ctx.mf.period then
+    na[#na + 1] = { name = "SAM, LISP, multirevolution", family = "SAM", reason = "need a fast motion of known period: " ..
+                    "a parameter 'omega' or the spec's period" }
+    return
+  end
+  local hi = math.max(1, math.floor(ctx.K / 2))
+  local N = macro_counts(ctx, o.quick and { 1, 1 / 4 } or { 2, 1, 1 / 2, 1 / 4, 1 / 8 }, 1, hi)
+  AP.sam_methods({ macros = o.quick and { "rk4" } or { "rk4", "dp5", "ode45" }, micros = { "rk4", "strang" }, N = N,
+                   n = o.quick and { 16, 32 } or { 16, 32, 64 },
+                   tols = o.quick and { 1e-4, 1e-7 } or { 1e-4, 1e-6, 1e-8, 1e-10 }, N_mr = divisor_counts(ctx.K, N, 5) },
+                 methods, na, ctx.sys)
+end
+
+--- Every registry stepper the model's system takes, n steps per fast period.
+local function direct_family(ctx, o, methods, na)
+  local lad = o.quick and { [1] = { 8 }, [2] = { 16, 64 }, default = { 8, 32 } } or
+              { [1] = { 8, 32, 128 }, [2] = { 16, 32, 64, 128, 256 }, default = { 8, 16, 32, 64, 128 } }
+  local skip
+  if ctx.constrained then -- the unconstrained steppers would run, ignoring g(q) = 0
+    skip = {}
+    for _, name in ipairs(kz.steppers.names) do
+      if bit.band(tonumber(kz.steppers[name].needs), kz.C.KZ_NEEDS_CONSTRAINTS) == 0 then
+        skip[name] = "ignores the constraints g(q) = 0 of this model"
+      end
+    end
+  end
+  AP.add_direct(methods, na, ctx.sys, { ladders = lad, skip = skip })
+end
+
+--- The peers built into build/libkzpeers.so (lib/peers.lua) at a ladder of tolerances.
+local peers_ok, peers_mod -- the first attempt's result (a second require would only say "loop or previous error")
+local function peer_family(ctx, o, methods, na)
+  if peers_ok == nil then peers_ok, peers_mod = pcall(require, "peers") end
+  local ok, peers = peers_ok, peers_mod
+  if not ok then
+    na[#na + 1] = { name = "peers (GSL, SUNDIALS)", family = "peer", reason = "lib/peers.lua cannot load here: " .. tostring(peers):gsub("\n.*", "") }
+    return
+  end
+  local tols = o.quick and { 1e-4, 1e-7 } or { 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10 }
+  for _, name in ipairs(peers.names) do
+    if name == "arkode-mri" then
+      na[#na + 1] = { name = name, family = "peer", reason = "needs the fast part of the field as a system of its own" }
+    elseif not peers.available(name) then
+      na[#na + 1] = { name = name, family = "peer", reason = "not built: " .. peers.why(name) }
+    else
+      if ctx.constrained then
+        na[#na + 1] = { name = name, family = "peer", reason = "an ODE integrator: ignores the constraints of this model" }
+        goto continue
+      end
+      methods[#methods + 1] = { name = name, family = "peer", knob = "tol", ladder = tols,
+        label = name .. " (peer) at rtol = atol = tol",
+        run = function(c, tol)
+          local r, msg = peers.integrate(name, c.sys, 0, c.y0, c.T, tol)
+          if not r then error(msg, 0) end
+          return c.err(r.y), { force_evals = r.rhs_evals, micro_steps = r.steps, newton_iters = r.jac_evals }
+        end }
+    end
+    ::continue::
+  end
+end
+
+--- The methods the atlas runs on ctx and the n/a entries {name, family, reason}. o.quick: short
+-- ladders and fewer variants; o.methods: a set of names to keep.
+function M.catalogue(ctx, o)
+  o = o or {}
+  local methods, na = {}, {}
+  hmm_methods(ctx, o, methods, na)
+  sam_family(ctx, o, methods, na)
+  direct_family(ctx, o, methods, na)
+  if not o.no_peers then peer_family(ctx, o, methods, na) end
+  if o.methods then
+    local keep = {}
+    for _, m in ipairs(methods) do if o.methods[m.name] then keep[#keep + 1] = m end end
+    methods = keep
+  end
+  return methods, na
+end
+
+--- What applies to a model and why not the rest: lib/capability.lua's table when it exists
+-- (every family, from the model's declared parts), else the atlas's own catalogue read the same
+-- way. A list of { method, ok, why }.
+function M.applicability(mf, ctx)
+  local okc, cap = pcall(require, "capability")
+  if okc and type(cap) == "table" and cap.table then
+    local ok, t = pcall(cap.table, mf.model)
+    if ok and type(t) == "table" then return t, "lib/capability.lua" end
+  end
+  local methods, na = M.catalogue(ctx, { quick = true, no_peers = false })
+  local t, seen = {}, {}
+  for _, m in ipairs(methods) do
+    if not seen[m.name] then seen[m.name] = true; t[#t + 1] = { method = m.name, ok = true, why = m.label } end
+  end
+  for _, n in ipairs(na) do t[#t + 1] = { method = n.name, ok = false, why = n.reason } end
+  local parts = { { "slow-variable HMM (Fredbo)", "needs slow variables xi(x) with their gradients" },
+                  { "constrained HMM, SAM on the DAE", "need holonomic constraints g(q) with their Jacobian" },
+                  { "variational multirate (MM, TM, TT)", "needs the mechanical split: mass, slow and fast potentials" } }
+  for _, p in ipairs(parts) do t[#t + 1] = { method = p[1], ok = false, why = p[2] .. " (not in this model's format yet)" } end
+  return t, "the atlas's catalogue"
+end
+
+---------------------------------------------------------------------------------------------------
+-- Running and reading
+---------------------------------------------------------------------------------------------------
+
+--- "method=NAME N=16 n=32": a run's configuration as key=value (the method's knobs).
+function M.params_of(m, x, x2)
+  local keys = {}
+  for k in (m.knob .. ","):gmatch("([^,]+),") do keys[#keys + 1] = k end
+  local vals = { x, x2 }
+  local t = { "method=" .. m.name }
+  for i, k in ipairs(keys) do
+    local v = vals[i]
+    t[#t + 1] = k .. "=" .. (v == math.floor(v) and string.format("%d", v) or string.format("%.6g", v))
+  end
+  return table.concat(t, " ")
+end
+
+--- Run every method over its ladder on ctx, timed (A.campaign: o.reps interleaved repetitions,
+-- medians; a run under 2 ms timed in batches; a ladder stops after a run over o.budget
+-- seconds). Returns the rows (each with params, evaluations, seconds, and the curve marks
+-- front_evals/env_evals, front_seconds/env_seconds) in file order.
+function M.sweep(ctx, methods, o)
+  o = o or {}
+  local entries = A.entries(ctx, methods, { keep_failed = true })
+  local byname = {}
+  for _, m in ipairs(methods) do byname[m.name] = m end
+  if o.progress then -- once per entry and repetition (A.clock may call a short run many times)
+    for _, e in ipairs(entries) do
+      local run, calls = e.run, 0
+      e.run = function()
+        calls = calls + 1
+        if calls == 1 then o.progress(e.group) end
+        return run()
+      end
+    end
+  end
+  local rows = A.campaign(entries, { reps = o.reps or 3, budget = o.budget or 3 })
+  for _, r in ipairs(rows) do
+    r.si, r.stiffness = 1, 0
+    r.params = M.params_of(byname[r.method], r.x, r.x2)
+    r.evaluations = r.force_evals
+  end
+  A.mark_fronts(rows, "force_evals")
+  for _, r in ipairs(rows) do r.front_evals, r.env_evals = r.front, r.env end
+  rows = A.order(rows, methods)
+  A.mark_fronts(rows, "seconds")
+  for _, r in ipairs(rows) do r.front_seconds, r.env_seconds = r.front, r.env end
+  return rows
+end
+
+--- The cheapest run meeting tolerance tol by `key` ("evaluations" or "seconds"): among the
+-- finished runs whose error and the errors of every costlier run of the same ladder are within
+-- tol (the envelope: a coarse run that is accurate by luck does not count), the one with the
+-- least cost. nil when none.
+function M.best(rows, tol, key)
+  local env = key == "seconds" and "env_seconds" or "env_evals"
+  local b
+  for _, r in ipairs(rows) do
+    if r.status == "ok" and finite(r[env]) and r[env] <= tol then
+      if not b or r[key] < b[key] or (r[key] == b[key] and r.error < b.error) then b = r end
+    end
+  end
+  return b
+end
+
+---------------------------------------------------------------------------------------------------
+-- Outputs
+---------------------------------------------------------------------------------------------------
+
+M.columns = { "method", "family", "params", "status", "error", "evaluations", "micro_steps", "newton_iters", "seconds",
+              "front_evals", "front_seconds" }
+M.best_columns = { "tol", "by", "method", "params", "error", "evaluations", "seconds" }
+
+local function g(x) return string.format("%.3g", x) end
+
+--- Write data/atlas-<name>.tsv, tables/atlas-<name>-best.{tsv,md} and figures/atlas-<name>.svg
+-- through the scenario object sc (staged, atomic). Returns the best rows.
+function M.write(sc, ctx, rows, methods, na, o)
+  o = o or {}
+  local mf = ctx.mf
+  local id = "atlas-" .. mf.name
+  local vals = {}
+  for _, p in ipairs(mf.spec.params) do vals[#vals + 1] = string.format("%s=%.10g", p, mf.values[p] or 0) end
+  local y0 = {}
+  for i, v in ipairs(mf.y0) do y0[i] = string.format("%.10g", v) end
+  local what = mf.nq > 0 and "the Euclidean norm of the positions' error q(T) - q_ref(T)" or
+               "the Euclidean norm of the state's error y(T) - y_ref(T)"
+  local head = { string.format("kapitza atlas %s: model '%s' (%s functions), %s; y0 = (%s)", mf.path, mf.name, mf.how,
+                               table.concat(vals, " "), table.concat(y0, ", ")),
+                 ctx.note, "error: " .. what .. "; evaluations: force/field evaluations as each method counts them; " ..
+                 "seconds: CPU seconds of this run on this machine (median of interleaved repetitions)",
+                 "status: ok, diverged (non-finite error) or failed; front_evals/front_seconds: on the method's curve by that cost" }
+  -- a run without a finite error: '-' in its error (its status says why), so that a nan is a real one
+  local out = {}
+  for i, r in ipairs(rows) do
+    if r.status ~= "ok" then
+      local c = {}
+      for k, v in pairs(r) do c[k] = v end
+      c.error = "-"
+      r = c
+    end
+    out[i] = r
+  end
+  sc:write_tsv("data/" .. id .. ".tsv", M.columns, out, head)
+  -- the best configuration at each tolerance, by evaluations and by seconds
+  local best, body = {}, {}
+  local paste = "kapitza solve " .. mf.path .. (#mf.overrides > 0 and (" " .. table.concat(mf.overrides, " ")) or "")
+  for _, tol in ipairs(ctx.tol) do
+    for _, key in ipairs { "evaluations", "seconds" } do
+      local b = M.best(rows, tol, key)
+      best[#best + 1] = { tol = tol, by = key, method = b and b.method or "-", params = b and b.params or "-",
+                          error = b and b.error or 0 / 0, evaluations = b and b.evaluations or 0, seconds = b and b.seconds or 0 / 0 }
+      body[#body + 1] = { g(tol), key, b and ("**" .. b.method .. "**") or "none reaches it", b and ("`" .. b.params .. "`") or "–",
+                          b and g(b.error) or "–", b and string.format("%d", b.evaluations) or "–", b and g(b.seconds) or "–" }
+    end
+  end
+  sc:write_tsv("tables/" .. id .. "-best.tsv", M.best_columns, best,
+               { id .. ": the cheapest configuration meeting each tolerance (by evaluations, by CPU seconds of this run)",
+                 "paste its params after: " .. paste })
+  local md = { string.format("#### The atlas of %s (`%s`)\n", mf.name, mf.path),
+    string.format("Model: %s; y0 = (%s). Error: %s, against the reference. %s.\n", table.concat(vals, ", "),
+                  table.concat(y0, ", "), what, ctx.note),
+    "The cheapest configuration whose error, and that of every costlier run of its ladder, is within the tolerance " ..
+    "(by force evaluations, and by CPU seconds measured in this run on this machine). Paste its parameters after `" ..
+    paste .. "`:\n",
+    S.md_table(M.best_columns, body) }
+  local low = {}
+  for _, tol in ipairs(ctx.tol) do if tol < 10 * ctx.ref_est then low[#low + 1] = g(tol) end end
+  if #low > 0 then
+    md[#md + 1] = string.format("\n**The reference is not accurate enough for tolerance %s** (its estimated error %.1e; " ..
+                                "raise refmax=).\n", table.concat(low, ", "), ctx.ref_est)
+  end
+  local mt = {}
+  for _, m in ipairs(methods) do
+    local lad = {}
+    for i, x in ipairs(m.ladder) do lad[i] = type(x) == "table" and ("(" .. g(x[1]) .. ", " .. g(x[2]) .. ")") or g(x) end
+    mt[#mt + 1] = { m.name, m.family, m.label, m.knob .. " = " .. table.concat(lad, ", ") }
+  end
+  md[#md + 1] = "\nThe methods run (ladders from the fast period and the slow scale tau):\n"
+  md[#md + 1] = S.md_table({ "method", "family", "what", "ladder" }, mt)
+  if #na > 0 then
+    local t = {}
+    for _, n in ipairs(na) do t[#t + 1] = { n.name, n.family, n.reason } end
+    md[#md + 1] = "\nNot run on this model:\n"
+    md[#md + 1] = S.md_table({ "method", "family", "why" }, t)
+  end
+  local failed = {}
+  for _, r in ipairs(rows) do
+    if r.status ~= "ok" then failed[#failed + 1] = string.format("%s (%s%s)", r.params, r.status, r.msg and (": " .. r.msg) or "") end
+  end
+  if #failed > 0 then
+    md[#md + 1] = "\nRuns without a finite error (left out of the curves): " .. table.concat(failed, "; ") .. ".\n"
+  end
+  md[#md + 1] = string.format("\nEvery run: `data/%s.tsv`; the figure: `figures/%s.svg`.\n", id, id)
+  sc:write_text("tables/" .. id .. "-best.md", table.concat(md, "\n"))
+  -- the figure
+  local cols, pts, dts = A.styles(methods)
+  local names, plotted = {}, {}
+  for _, r in ipairs(rows) do if r.status == "ok" then plotted[r.method] = true end end
+  local keep = {}
+  for _, m in ipairs(methods) do if plotted[m.name] then keep[#keep + 1] = m end end
+  cols, pts, dts = A.styles(keep)
+  for i, m in ipairs(keep) do names[i] = m.name end
+  local x1lo, x1hi = A.range(rows, "evaluations")
+  local x2lo, x2hi = A.range(rows, "seconds")
+  local ylo, yhi = A.error_range(rows, ctx.tol)
+  local vars = { datafile = sc:path("data/" .. id .. ".tsv"), methods = names, colours = table.concat(cols, " "),
+                 pts = pts, dts = dts, ntargets = #ctx.tol, title = "Atlas: " .. mf.name:gsub("_", "\\_"),
+                 ylabel = mf.nq > 0 and "error in q(T)" or "error in y(T)",
+                 xmin1 = x1lo, xmax1 = x1hi, xmin2 = x2lo, xmax2 = x2hi, ymin = ylo, ymax = yhi }
+  for k, e in ipairs(ctx.tol) do vars["target" .. k] = e end
+  if #names > 0 then sc:figure(id, vars, kz.root .. "/figures/atlas-model.gp") end
+  return best
+end
+
+return M

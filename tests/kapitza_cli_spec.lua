@@ -1,0 +1,324 @@
+-- The `kapitza` command (bin/kapitza, lib/cli.lua) and what it stands on (lib/modelfile.lua,
+-- lib/atlas_user.lua): --help on every verb; bad input is one line on stderr, exit status 2,
+-- nothing written; it works from another directory and through a symbolic link; `kapitza run`
+-- runs a scenario kept outside the repository (its figure script beside it); `kapitza atlas`
+-- on a small user model in quick mode writes its files, and the configuration its table
+-- recommends, pasted into `kapitza solve`, gives the same error and work; every command of
+-- docs/own-model.md runs (blocks marked pending wait for a part not in this version).
+local U = require "testutil"
+local MF = require "modelfile"
+local S = require "scenario"
+
+local KZ = U.root .. "/bin/kapitza"
+local MODEL = U.root .. "/examples/forced_pendulum2d.lua"
+
+local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+local function lines(s)
+  local t = {}
+  for l in s:gmatch("[^\n]+") do t[#t + 1] = l end
+  return t
+end
+local function kz(args, dir)
+  return U.run(string.format("cd %s && %s %s", q(dir or "/"), q(KZ), args))
+end
+local function slurp(p)
+  local f = io.open(p, "rb")
+  if not f then return nil end
+  local s = f:read("*a")
+  f:close()
+  return s
+end
+
+describe("kapitza: the command line", function()
+  local tmp
+  setup(function() tmp = U.tmpdir() end)
+  teardown(function() U.rmdir(tmp) end)
+
+  it("--help on the command and on every verb (exit 0, usage on stdout)", function()
+    for _, v in ipairs { "", "run ", "check ", "solve ", "atlas ", "sweep " } do
+      local st, out, err = kz(v .. "--help")
+      assert.are.equal(0, st, err)
+      assert.truthy(out:find("usage: kapitza " .. (v == "" and "VERB" or v:gsub(" $", "")), 1, true), out)
+    end
+  end)
+
+  it("bad input: one line naming the problem, exit 2, nothing on stdout and nothing written", function()
+    local out_dir = tmp .. "/never"
+    local cases = {
+      { "", "usage" }, { "frobnicate", "unknown verb 'frobnicate'" },
+      { "check", "give a model file" }, { "check /nonexistent.lua", "cannot open" },
+      { "check " .. q(MODEL) .. " omgea=1e4", "unknown key 'omgea'" },
+      { "check " .. q(MODEL) .. " omega=1e4x", "omega: cannot read '1e4x'" },
+      { "check " .. q(MODEL) .. " q0=1,2,3", "q0: 3 values given, the model needs 2" },
+      { "check " .. q(MODEL) .. " T=0", "T must be a finite number > 0" },
+      { "check " .. q(MODEL) .. " --bogus", "unknown argument '--bogus'" },
+      { "atlas " .. q(MODEL), "give --out DIR" },
+      { "atlas " .. q(MODEL) .. " --out " .. q(out_dir) .. " tol=2", "tol: 2 is outside" },
+      { "atlas " .. q(MODEL) .. " --out " .. q(out_dir) .. " methods=nope --quick", "no method 'nope'" },
+      { "solve " .. q(MODEL), "give method=NAME" },
+      { "solve " .. q(MODEL) .. " method=rk4", "method rk4 needs n=" },
+      { "solve " .. q(MODEL) .. " method=rk4 n=8 N=3", "has no knob 'N'" },
+      { "run /nonexistent.lua", "cannot open" },
+      { "sweep", "give emit, run or merge" },
+    }
+    for _, c in ipairs(cases) do
+      local st, out, err = kz(c[1])
+      assert.are.equal(2, st, c[1] .. ": " .. err)
+      assert.are.equal("", out, c[1])
+      if c[1] ~= "" then
+        assert.are.equal(1, #lines(err), c[1] .. ": " .. err)
+        assert.truthy(err:find(c[2], 1, true), c[1] .. ": " .. err)
+      end
+    end
+    assert.is_nil(io.open(out_dir .. "/."), "the atlas created its --out on bad input")
+  end)
+
+  it("check, from another directory and through a symbolic link: parts, time scales, methods and why not", function()
+    local link = tmp .. "/kz-link"
+    os.execute("ln -s " .. q(KZ) .. " " .. q(link))
+    local st, out, err = U.run(string.format("cd / && %s check %s omega=1e4", q(link), q(MODEL)))
+    assert.are.equal(0, st, err)
+    for _, s in ipairs { "second order, nq = 2", "parts: accel, reconstruct, averaged", "they agree",
+                         "period = 0.000628319 (2 pi/omega", "tau = 0.08", "yes HMM-A2", "yes SAM-rk4/rk4", "yes rk4" } do
+      assert.truthy(out:find(s, 1, true), s .. " not in:\n" .. out)
+    end
+    assert.truthy(out:find("no%s+strang%s+needs a splitting"), out)
+    assert.truthy(out:find("no%s+shake%s+needs holonomic constraints"), out)
+  end)
+
+  it("modelfile: the file's defaults, then the overrides, strictly; numbers may be a table's", function()
+    local mf = MF.load(MODEL, { "omega=2*pi*1000", "q0=0.1,0.2", "T=1/2" })
+    assert.are.same({ 0.1, 0.2, 0, 0 }, mf.y0)
+    assert.are.equal(0.5, mf.T)
+    assert.is_true(math.abs(mf.period - 1e-3) < 1e-15)
+    local mf2 = MF.load(MODEL, { omega = 1e3, v0 = "1,2" })
+    assert.are.same({ 0.5, -0.3, 1, 2 }, mf2.y0)
+    for _, bad in ipairs { { { "y0=1,2,3,4", "q0=1,2" }, "give y0 or q0/v0" }, { { "omega=1", "omega=2" }, "given twice" },
+                           { { "l" }, "not key=value" }, { { "theta0=" }, "has no value" } } do
+      local ok, e = pcall(MF.load, MODEL, bad[1])
+      assert.is_false(ok)
+      assert.truthy(tostring(e):find(bad[2], 1, true), e)
+    end
+  end)
+
+  it("run: a scenario kept outside the repository, from another directory (figure script beside it); the repository's too", function()
+    local d = tmp .. "/mine"
+    os.execute(string.format("mkdir -p %s && cp %s %s %s %s", q(d), q(MODEL), q(U.root .. "/examples/scan-forced_pendulum2d.lua"),
+                             q(U.root .. "/examples/scan-forced_pendulum2d.gp"), q(d)))
+    local st, _, err = kz("run scan-forced_pendulum2d.lua --out out omega=1e3 N=50", d)
+    assert.are.equal(0, st, err)
+    local rows = assert(S.read_table(d .. "/out/data/scan-forced_pendulum2d.tsv"))
+    assert.are.equal(1, #rows)
+    assert.is_true(rows[1].diff > 0 and rows[1].diff < 0.05, tostring(rows[1].diff))
+    assert.truthy(slurp(d .. "/out/figures/scan-forced_pendulum2d.svg"), "the figure beside the scenario was not drawn")
+    -- bad input reaches the scenario's own checks: one line, exit 2
+    local st2, _, err2 = kz("run scan-forced_pendulum2d.lua --out out N=0", d)
+    assert.are.equal(2, st2)
+    assert.are.equal(1, #lines(err2), err2)
+    -- a scenario of the repository, by path, from another directory
+    local st3, _, err3 = kz(string.format("run %s --out %s --quick", q(U.root .. "/scenarios/cs-table2.2.lua"), q(tmp .. "/cs")))
+    assert.are.equal(0, st3, err3)
+    assert.truthy(slurp(tmp .. "/cs/tables/cs-table2.2.md"))
+  end)
+
+  it("sweep: the sweep tool through the command (emit by scenario id)", function()
+    local st, out, err = kz(string.format("sweep emit cs-table2.2 %s --over omega=1e4,1e6", q(tmp .. "/sw")))
+    assert.are.equal(0, st, err)
+    assert.are.equal(2, #lines(out))
+    assert.truthy(slurp(tmp .. "/sw/commands.txt"))
+  end)
+
+  it("atlas --quick on a user model (Lua functions): its files, every family, and the best configurations reproduced by solve", function()
+    local dir = tmp .. "/atlas"
+    local st, out, err = kz(string.format("atlas %s --out %s --quick --lua omega=1e3 tol=1e-2,1e-4", q(MODEL), q(dir)))
+    assert.are.equal(0, st, err)
+    local rows, cols = assert(S.read_table(dir .. "/data/atlas-forced_pendulum2d.tsv"))
+    local have = {}
+    for _, c in ipairs(cols) do have[c] = true end
+    for _, c in ipairs { "method", "params", "error", "evaluations", "seconds" } do assert.truthy(have[c], c) end
+    local fam = {}
+    for _, r in ipairs(rows) do
+      fam[r.family] = true
+      assert.is_true(r.seconds > 0 or r.status ~= "ok")
+    end
+    for _, f in ipairs { "HMM", "SAM", "LISP", "MR", "direct" } do assert.truthy(fam[f], f .. " missing") end
+    assert.truthy(slurp(dir .. "/figures/atlas-forced_pendulum2d.svg"))
+    local md = assert(slurp(dir .. "/tables/atlas-forced_pendulum2d-best.md"))
+    assert.truthy(md:find("estimated at %d"), "the reference's accuracy is not stated")
+    local best, bcols = assert(S.read_table(dir .. "/tables/atlas-forced_pendulum2d-best.tsv"))
+    local bh = {}
+    for _, c in ipairs(bcols) do bh[c] = true end
+    for _, c in ipairs { "tol", "method", "params", "error", "evaluations", "seconds" } do assert.truthy(bh[c], c) end
+    assert.are.equal(4, #best)
+    local pasted = 0
+    for _, b in ipairs(best) do
+      assert.is_true(b.error <= b.tol, b.params)
+      if b.by == "evaluations" then
+        -- paste the parameters into solve (C functions this time: the same numbers)
+        local st2, o2, e2 = kz(string.format("solve %s omega=1e3 %s --error", q(MODEL), b.params))
+        assert.are.equal(0, st2, e2)
+        local e = tonumber(o2:match("error (%S+) against"))
+        local w = tonumber(o2:match("evaluations (%d+)"))
+        assert.are.equal(b.evaluations, w, o2)
+        assert.is_true(math.abs(e - b.error) <= 0.01 * b.error, o2 .. " vs " .. b.error)
+        pasted = pasted + 1
+      end
+    end
+    assert.are.equal(2, pasted)
+    -- stdout: one line per tolerance
+    assert.are.equal(2, #lines(out))
+  end)
+
+  it("a model without omega or period: the fast period estimated from the Jacobian, HMM and SAM n/a with the reason", function()
+    local f = assert(io.open(tmp .. "/stiff.lua", "wb"))
+    f:write([[
+return { name = "stiff_pair", nq = 2, params = { "k", "c" }, values = { k = 1e4, c = 1 }, q0 = { 1, 0 }, T = 1,
+  lua = { accel = function(p, t, q, a)
+    a[0] = -p.k * (q[0] - q[1]) - p.c * q[0] * q[0] * q[0]
+    a[1] = -p.k * (q[1] - q[0]) - p.c * q[1] * q[1] * q[1]
+  end } }
+]])
+    f:close()
+    local st, out, err = kz("check " .. q(tmp .. "/stiff.lua"))
+    assert.are.equal(0, st, err)
+    -- da/dq at q0 = (1, 0) is [[-k - 3c, k], [k, -k]]: the fastest frequency is the square root of
+    -- its largest |eigenvalue| ((2k + 3c) + sqrt((2k + 3c)^2 - 12 k c)) / 2, about sqrt(2k)
+    local k, c = 1e4, 1
+    local lam = ((2 * k + 3 * c) + math.sqrt((2 * k + 3 * c) ^ 2 - 12 * k * c)) / 2
+    local p = tonumber(out:match("period = (%S+) %(estimated"))
+    assert.is_true(math.abs(p - 2 * math.pi / math.sqrt(lam)) < 2e-6 * p, out)
+    assert.truthy(out:find("no%s+HMM[^\n]*needs a fast phase"), out)
+    assert.truthy(out:find("no%s+SAM, LISP, multirevolution%s+need a fast motion of known period"), out)
+    local st2, _, err2 = kz(string.format("atlas %s --out %s --quick", q(tmp .. "/stiff.lua"), q(tmp .. "/sa")))
+    assert.are.equal(0, st2, err2)
+    local rows = assert(S.read_table(tmp .. "/sa/data/atlas-stiff_pair.tsv"))
+    for _, r in ipairs(rows) do assert.are.equal("direct", r.family) end
+  end)
+
+  it("a constrained model (lib/models.lua's dpend, in the shape a constrained user model takes): the constrained " ..
+     "families run against a HERK3 reference, the unconstrained ones are n/a with the reason", function()
+    local D, AU = require "dpend", require "atlas_user"
+    local Pd = {}
+    for _, p in ipairs(D.params) do Pd[p[1]] = p[2] end
+    local model = D.model(Pd, 1e3)
+    local mf = { name = "dpend_user", model = model, nq = 4, dim = 8, y0 = model.state(D.start(Pd)), T = 0.5,
+                 period = 2 * math.pi / 1e3, period_source = "2 pi/omega", values = { theta0 = 0 }, how = "c", spec = { c = {} } }
+    local ctx = AU.setup(mf, { tol = { 1e-2, 1e-4 } })
+    assert.is_true(ctx.constrained)
+    assert.truthy(ctx.note:find("HERK3", 1, true))
+    assert.is_true(ctx.ref_est < 1e-6)
+    local methods, na = AU.catalogue(ctx, { quick = true })
+    local names = {}
+    for _, m in ipairs(methods) do names[#names + 1] = m.name end
+    assert.are.same({ "HMM-rattle-shake", "SAM-herk3/herk3", "shake", "rattle", "herk3" }, names)
+    local why = {}
+    for _, n in ipairs(na) do why[n.name] = n.reason end
+    assert.truthy(why.rk4:find("ignores the constraints", 1, true))
+    local rows = AU.sweep(ctx, methods, { reps = 1 })
+    local best = {}
+    for _, r in ipairs(rows) do
+      assert.are.equal("ok", r.status, r.params)
+      best[r.method] = math.min(best[r.method] or 1, r.error)
+    end
+    -- each converges towards the reference (the HMM to its averaging floor, O(1/omega))
+    assert.is_true(best.herk3 < 1e-4 and best.rattle < 1e-3 and best["SAM-herk3/herk3"] < 1e-2 and best["HMM-rattle-shake"] < 0.02)
+  end)
+
+  it("make install: the installed kapitza finds its installed modules, from / (not the source tree's)", function()
+    local prefix = tmp .. "/usr"
+    local MAKE = "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u KZ_LIB make --no-print-directory -C " .. q(U.root)
+    local st, _, err = U.run(string.format("%s install PREFIX=%s >/dev/null", MAKE, q(prefix)))
+    assert.are.equal(0, st, err)
+    local prog = prefix .. "/bin/kapitza"
+    local st2, out, err2 = U.run(string.format("(cd / && export KZ_CACHE=%s && env -u KZ_LIB -u LUA_PATH %s atlas %s --out %s " ..
+      "--quick omega=1e3 methods=HMM-A2,rk4 && env -u KZ_LIB -u LUA_PATH %s check %s omega=1e3)", q(tmp .. "/cache"), q(prog),
+      q(MODEL), q(tmp .. "/ia"), q(prog), q(MODEL)))
+    assert.are.equal(0, st2, err2 .. out)
+    assert.truthy(out:find("yes HMM-A2", 1, true), out)
+    assert.truthy(slurp(tmp .. "/ia/figures/atlas-forced_pendulum2d.svg"), "no figure from the installed atlas")
+    local st3, _, err3 = U.run(string.format("%s uninstall PREFIX=%s >/dev/null", MAKE, q(prefix)))
+    assert.are.equal(0, st3, err3)
+    assert.is_nil(io.open(prog), "uninstall left bin/kapitza")
+  end)
+end)
+
+---------------------------------------------------------------------------------------------------
+-- docs/own-model.md: every ```sh block, in order, in a fresh folder
+---------------------------------------------------------------------------------------------------
+
+-- The blocks of the chapter: { text, pending = name or nil } (a block right after a line
+-- "<!-- pending: NAME -->", up to the next heading, waits for NAME).
+local function blocks(path)
+  local t, pending, cur = {}, nil, nil
+  for line in (assert(slurp(path)) .. "\n"):gmatch("([^\n]*)\n") do
+    if cur then
+      if line:match("^```%s*$") then t[#t + 1] = cur; cur = nil else cur.text = cur.text .. line .. "\n" end
+    elseif line:match("^```sh%s*$") then
+      cur = { text = "", pending = pending }
+    elseif line:match("^<!%-%- pending: ([%w%-]+) %-%->") then
+      pending = line:match("^<!%-%- pending: ([%w%-]+) %-%->")
+    elseif line:match("^#") then
+      pending = nil
+    end
+  end
+  return t
+end
+
+-- Is the part a pending block waits for in this version?
+local probes = {
+  constraints = function() return (pcall(require, "capability")) end,
+  ["sweep-path"] = function()
+    local d = U.tmpdir()
+    local st = U.run(string.format("luajit scripts/sweep.lua emit %s %s --over omega=1e3 >/dev/null 2>&1",
+                                   q(U.root .. "/examples/scan-forced_pendulum2d.lua"), q(d .. "/sw")))
+    U.rmdir(d)
+    return st == 0
+  end,
+}
+
+-- the parts the pending blocks wait for that this version lacks
+local waiting = {}
+for _, b in ipairs(blocks(U.root .. "/docs/own-model.md")) do
+  if b.pending and waiting[b.pending] == nil then waiting[b.pending] = not probes[b.pending]() end
+end
+
+describe("docs/own-model.md", function()
+  local tmp
+  setup(function() tmp = U.tmpdir() end)
+  teardown(function() U.rmdir(tmp) end)
+
+  it("has the chapter's steps: check, a direct run, the HMM, SAM, a constrained variant, the atlas and a sweep", function()
+    local all = {}
+    for _, b in ipairs(blocks(U.root .. "/docs/own-model.md")) do all[#all + 1] = b.text end
+    local s = table.concat(all)
+    for _, w in ipairs { "kapitza check", "method=rk4", "method=HMM", "method=SAM", "forced_pendulum2d_constrained",
+                         "kapitza atlas", "kapitza sweep emit", "kapitza run" } do
+      assert.truthy(s:find(w, 1, true), w)
+    end
+  end)
+
+  it("every command runs, in order, in a fresh folder (HOME/kapitza is the source tree)", function()
+    local home = tmp .. "/home"
+    os.execute(string.format("mkdir -p %s && ln -s %s %s", q(home), q(U.root), q(home .. "/kapitza")))
+    local script = { "set -e", "cd " .. q(home) }
+    for _, b in ipairs(blocks(U.root .. "/docs/own-model.md")) do
+      if not (b.pending and waiting[b.pending]) then script[#script + 1] = b.text end
+    end
+    local f = assert(io.open(tmp .. "/doc.sh", "wb"))
+    f:write(table.concat(script, "\n"), "\n")
+    f:close()
+    local st, out, err = U.run(string.format("env HOME=%s KZ_CACHE=%s KZ_QUIET=1 sh -x %s", q(home), q(tmp .. "/cache"),
+                                             q(tmp .. "/doc.sh")))
+    assert.are.equal(0, st, err:sub(-3000))
+    assert.truthy(out:find("method=HMM-A2 N=100 n=16", 1, true))
+    assert.truthy(slurp(home .. "/mywork/atlas/tables/atlas-forced_pendulum2d-best.md"))
+  end)
+
+  for _, part in ipairs { "constraints", "sweep-path" } do
+    if waiting[part] then
+      pending(string.format("docs/own-model.md: the block marked 'pending: %s' waits for %s", part,
+        part == "constraints" and "the constraints part of the model format (lib/capability.lua, issue 18 item 1)" or
+        "scripts/sweep.lua accepting a scenario path (issue 17)"))
+    end
+  end
+end)

@@ -37,6 +37,11 @@ local sc = S.new {
     { "tol", 1e-13, "", "adaptive Simpson tolerance of the independent quadrature", positive = true },
   },
   quick = { points = 41 },
+  work = function(P) -- kernel evaluations: the plot, the weight sums, three adaptive Simpson integrals
+    local W = require "work" -- (~50 tol^-1/4 nodes each; below ~2e-17 round-off keeps it from converging
+    local simpson = P.tol >= 2e-17 and 150 * P.tol ^ -0.25 or 3 * 2 ^ 41 -- and it runs to depth 40)
+    return 3 * P.points + 2 * W.sum(P.m, function(m) return 2 * m + 1 end) + simpson, "kernel evaluations"
+  end,
 }
 local P = sc:parse(arg)
 local K1, K2 = C.KZ_KERNEL_EXPONENTIAL, C.KZ_KERNEL_EXP2

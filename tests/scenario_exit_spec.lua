@@ -355,13 +355,17 @@ describe("without a gnuplot that runs, the figure is skipped and the data writte
     local real = p:read("*l")
     p:close()
     if not real then pending("no gnuplot installed") return end
-    local dir = U.tmpdir()
-    fake_bin(dir .. "/bin", string.format("[ \"$1\" = --version ] && exec %s --version\necho 'line 3: undefined variable: x' >&2\nexit 1",
-                                          sh_quote(real)))
-    local st, _, err = U.run(string.format("KZ_QUIET=1 PATH=%s/bin luajit scenarios/ste-constants.lua --quick --out %s/out", dir, dir))
-    assert.are.equal(1, st, err)
-    assert.are.equal("ste-constants: gnuplot failed on figures/ste-constants.gp: line 3: undefined variable: x\n", err)
-    assert.are.same({ "bin", "bin/gnuplot", "bin/ls", "bin/luajit" }, tree(dir))
-    U.rmdir(dir)
+    for _, case in ipairs {
+      { "echo 'line 3: undefined variable: x' >&2\nexit 1", "gnuplot failed on figures/ste-constants.gp: line 3: undefined variable: x" },
+      { "echo 'warning: nothing to plot' >&2\nexit 0", "gnuplot wrote no figure from figures/ste-constants.gp: warning: nothing to plot" },
+    } do
+      local dir = U.tmpdir()
+      fake_bin(dir .. "/bin", string.format("[ \"$1\" = --version ] && exec %s --version\n%s", sh_quote(real), case[1]))
+      local st, _, err = U.run(string.format("KZ_QUIET=1 PATH=%s/bin luajit scenarios/ste-constants.lua --quick --out %s/out", dir, dir))
+      assert.are.equal(1, st, err)
+      assert.are.equal("ste-constants: " .. case[2] .. "\n", err)
+      assert.are.same({ "bin", "bin/gnuplot", "bin/ls", "bin/luajit" }, tree(dir))
+      U.rmdir(dir)
+    end
   end)
 end)

@@ -38,8 +38,8 @@ local sc = S.new {
   },
   quick = { points = 41 },
   work = function(P) -- kernel evaluations: the plot, the weight sums, three adaptive Simpson integrals
-    local W = require "work" -- (~50 tol^-1/4 nodes each; below ~2e-17 round-off keeps it from converging
-    local simpson = P.tol >= 2e-17 and 150 * P.tol ^ -0.25 or 3 * 2 ^ 41 -- and it runs to depth 40)
+    local W = require "work" -- (~1.2 tol^-1/4 nodes each, counted; below ~2e-17 round-off keeps it from
+    local simpson = P.tol >= 2e-17 and 4 * P.tol ^ -0.25 or 3 * 2 ^ 41 -- converging: it runs to depth 40)
     return 3 * P.points + 2 * W.sum(P.m, function(m) return 2 * m + 1 end) + simpson, "kernel evaluations"
   end,
 }

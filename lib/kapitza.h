@@ -1097,6 +1097,31 @@ int kz_vmi_errors(int ns, int nf, int p, double dT, long long N, const double *o
  * node. A measurement: counts nothing. */
 int kz_vmi_energies(const kz_vmi_model *m, long long n, const double *rows, double *e, kz_report *r);
 
+/* ========================================================================================== */
+/* Runner support for the scenario scripts (kz_runner.c; lib/scenario.lua): not numerics.     */
+/* ========================================================================================== */
+
+/* Remove the folder `stage` (rm -rf, no shell) when SIGINT, SIGTERM or SIGHUP arrives, and the
+ * folder `created` (may be NULL) if it is then empty, then die of that signal (default action). A
+ * signal that was ignored stays ignored. The paths are copied (KZ_EBUFFER from 4096 bytes); a
+ * second call replaces them. The library's only process-wide state (a handler takes no argument).
+ * KZ_EDOMAIN when the handlers cannot be installed. */
+int kz_runner_guard(const char *stage, const char *created);
+/* Forget the folder and restore the handlers that were in place before kz_runner_guard. */
+int kz_runner_unguard(void);
+/* hold != 0: block SIGINT, SIGTERM, SIGHUP (while files are moved into place); 0: unblock them
+ * (one that arrived meanwhile is delivered then). */
+int kz_runner_hold_signals(int hold);
+/* Remove path and everything under it (fork + execve /bin/rm -rf --, no shell): KZ_OK, or
+ * KZ_EDOMAIN with *err an errno value (EIO when rm failed). */
+int kz_runner_remove(const char *path, int *err);
+/* An exclusive lock on the directory dir (flock; waits for another holder): *fd receives the
+ * descriptor for kz_runner_unlock. KZ_EDOMAIN with *err = errno when dir cannot be opened. */
+int kz_runner_lock(const char *dir, int *fd, int *err);
+int kz_runner_unlock(int fd);
+/* 1 if a process with this id exists (kill(pid, 0) succeeds or fails with EPERM), 0 if not. */
+int kz_runner_alive(long long pid);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,16 +12,20 @@
 --   sc:write_tsv("tables/cs-table2.2.tsv", {"H", "omega"}, rows)
 --
 -- Command line: [--out DIR] [--quick] [--force] [--help] [key=value ...]. A list parameter (its
--- default is a table) takes comma-separated values; numbers may be written 1e5, 1/160, 2^-10,
--- pi/4. Bad input never reaches a traceback: an unknown key, an unparsable, empty, duplicated or
--- out-of-range value, an --out that cannot be written, or a run whose estimated work is beyond
--- reason (spec.work; --force overrides) is a one-line message naming the key and what is
--- allowed, exit status 2, before anything is computed. The rest of the script then runs
--- protected (see M:parse): every file goes to a staging folder inside DIR and is moved into place
--- only when the whole run succeeded, after which this scenario's old files that the run did not
--- write again are removed; an error raised anywhere (a C status, a Lua error) becomes one line
--- "<id>: <message>" (KZ_DEBUG=1 adds the traceback), exit status 2 for a status of the library
--- and 1 otherwise, and nothing is written.
+-- default is a table) takes comma-separated values; numbers are read strictly (see M.number):
+-- 0.2, 1e5, 1/160, 2^-10, pi/4, and inf only for a key whose default is infinite. Bad input never
+-- reaches a traceback: an unknown key, an unparsable, empty, duplicated or out-of-range value, an
+-- --out that cannot be written, a KZ_MAX_WORK that is not a positive number, or a run whose
+-- estimated work (spec.work, lib/work.lua) is beyond KZ_MAX_WORK (--force overrides) is a
+-- one-line message naming the key and what is allowed, exit status 2, before anything is
+-- computed. The rest of the script then runs protected (see M:parse): every file goes to a
+-- staging folder DIR/.kz-stage-<id>-<pid> and is moved into place only when the whole run
+-- succeeded (under a lock on DIR, so concurrent runs never mix), after which this scenario's old
+-- files that the run did not write again are removed; an error raised anywhere (a C status, a Lua
+-- error, a full disk) becomes one line "<id>: <message>" (KZ_DEBUG=1 adds the traceback), exit
+-- status 2 for a status of the library and 1 otherwise, and nothing is written. A scenario's own
+-- os.exit, and SIGINT, SIGTERM, SIGHUP (lib/kz_runner.c: even inside a long C call), remove the
+-- staging folder too; one left by a killed process (SIGKILL, a crash) is removed by the next run.
 local M = {}
 M.__index = M
 
@@ -35,25 +39,100 @@ do
   end
 end
 
+M.default_max_work = 2e10 -- force evaluations: about 7 min at 20 ns each
+
+-- The runner's system calls (lib/kz_runner.c): a signal guard for the staging folder, removal
+-- without a shell, a lock on the output directory, whether a process is alive. An older build of
+-- the library without them (KZ_LIB) still runs, with a shell's rm and without guard or lock.
+local runner
+do
+  local kz = package.loaded.kapitza
+  if kz and pcall(function() return kz.C.kz_runner_guard, kz.C.kz_runner_alive end) then
+    local ffi = require "ffi"
+    pcall(ffi.cdef, "char *strerror(int errnum);")
+    runner = { C = kz.C, ffi = ffi }
+  end
+end
+
 local function die(id, msg)
   if M.current then M.current:discard() end
   io.stderr:write(string.format("%s: %s\n", id, msg))
   os.exit(2)
 end
 
---- Parse a number written as a decimal, 1e5, a/b, a^b, or with pi (e.g. 2*pi, pi/4).
+-- Numbers are read by this grammar and nothing else (no spaces anywhere; no '+' or '-' between
+-- terms, so '1--2' and '0 .2' are refused):
+--   value   := [sign] product          sign := '+' | '-'
+--   product := power { ('*' | '/') power }
+--   power   := atom [ '^' [sign] atom ]
+--   atom    := float | 'pi' | '(' value ')'
+--   float   := digits ['.' [digits]] [exp] | '.' digits [exp]     exp := ('e' | 'E') [sign] digits
+-- The value must be finite (1/0, 1e400 are refused). The word 'inf' (with a sign) is read by
+-- convert, only for a key whose default is infinite.
+local function parse_number(s)
+  local pos, value = 1, nil
+  local function float()
+    local a, b = s:find("^%d+%.?%d*", pos)
+    if not a then a, b = s:find("^%.%d+", pos) end
+    if not a then return nil end
+    local _, e = s:find("^[eE][%+%-]?%d+", b + 1)
+    b = e or b
+    local v = tonumber(s:sub(pos, b))
+    pos = b + 1
+    return v
+  end
+  local function atom()
+    if s:sub(pos, pos + 1) == "pi" then pos = pos + 2; return math.pi end
+    if s:sub(pos, pos) == "(" then
+      pos = pos + 1
+      local v = value()
+      if not v or s:sub(pos, pos) ~= ")" then return nil end
+      pos = pos + 1
+      return v
+    end
+    return float()
+  end
+  local function signed(f)
+    local c, sign = s:sub(pos, pos), 1
+    if c == "+" or c == "-" then pos = pos + 1; sign = c == "-" and -1 or 1 end
+    local v = f()
+    return v and sign * v
+  end
+  local function power()
+    local v = atom()
+    if v and s:sub(pos, pos) == "^" then
+      pos = pos + 1
+      local e = signed(atom)
+      v = e and v ^ e
+    end
+    return v
+  end
+  local function product()
+    local v = power()
+    while v do
+      local op = s:sub(pos, pos)
+      if op ~= "*" and op ~= "/" then break end
+      pos = pos + 1
+      local w = power()
+      if not w then return nil end
+      if op == "*" then v = v * w else v = v / w end
+    end
+    return v
+  end
+  value = function() return signed(product) end
+  local v = value()
+  if not v or pos <= #s or v ~= v or v == math.huge or v == -math.huge then return nil end
+  return v
+end
+
+--- Parse a number written as a decimal, 1e5, a/b, a^b, or with pi (e.g. 2*pi, pi/4), by the
+-- strict grammar above; nil for anything else.
 function M.number(s)
   if type(s) == "number" then return s end
   if type(s) ~= "string" then return nil end
-  local str = s:gsub("%s", "")
-  if str == "" or not str:match("^[%d%.eE%+%-%*/%^%(%)pi]+$") then return nil end
-  local ok, f = pcall(loadstring, "return " .. str:gsub("pi", "(math.pi)"))
-  if not ok or not f then return nil end
-  setfenv(f, { math = { pi = math.pi } })
-  local ok2, v = pcall(f)
-  if not ok2 or type(v) ~= "number" or v ~= v or v == math.huge or v == -math.huge then return nil end
-  return v
+  return parse_number(s)
 end
+M.number_forms = "e.g. 0.2, -3, 1e-3, 1/160, 2^-10, pi/4"
 
 -- A numeric parameter that declares no range gets one around its default, so that no value is
 -- accepted that is wildly off (1e300, 1e-300): |x| <= 1e6 max(1, |default|), and for a positive
@@ -105,17 +184,30 @@ function M:usage()
                          (p.max and (p.min or p.positive)) and " and " or "", p.max and ("<= " .. tostring(p.max)) or "")
     end
     if p.integer then rg = rg .. ", whole" end
+    for _, x in ipairs(type(p[2]) == "table" and p[2] or { p[2] }) do
+      if x == math.huge or x == -math.huge then rg = rg .. ", or " .. tostring(x) break end
+    end
     out[#out + 1] = string.format("  %-12s %s%s%s\n  %12s default: %s%s", p[1], p[4] or "", unit, ch, "", d, rg)
   end
   out[#out + 1] = ""
   out[#out + 1] = "  --out DIR    output root (default: paper): DIR/data, DIR/tables"
-  out[#out + 1] = "  --quick      a smaller run for smoke tests"
-  out[#out + 1] = "  --force      run even when the estimated work is beyond the limit (KZ_MAX_WORK)"
+  local changes = ""
   if next(self.quick) then
     local q = {}
     for k in pairs(self.quick) do q[#q + 1] = k end
     table.sort(q)
-    out[#out + 1] = "               (changes: " .. table.concat(q, ", ") .. ")"
+    changes = " (changes: " .. table.concat(q, ", ") .. ")"
+  end
+  out[#out + 1] = "  --quick      a smaller run for smoke tests" .. changes
+  out[#out + 1] = string.format("  --force      run even when the estimated work is beyond the limit (KZ_MAX_WORK, default %.2g)",
+                                M.default_max_work)
+  if self.work then
+    local P = { quick = false, force = false, out = "paper" }
+    for _, p in ipairs(self.params) do P[p[1]] = p[2] end
+    local ok, n, what = pcall(self.work, P)
+    if ok and type(n) == "number" then
+      out[#out + 1] = string.format("               (estimated work at the defaults: about %.2g %s)", n, what or "force evaluations")
+    end
   end
   return table.concat(out, "\n")
 end
@@ -132,7 +224,17 @@ local function convert(sc, p, raw)
       return s
     end
     local v = M.number(s)
-    if v == nil then die(sc.id, string.format("parameter '%s': cannot read '%s' as a number", p[1], s)) end
+    local word = s:lower():match("^([%+%-]?)inf$") or s:lower():match("^([%+%-]?)infinity$")
+    if word then -- an infinite value only where the key's default is that infinity
+      local inf = word == "-" and -math.huge or math.huge
+      for _, x in ipairs(type(d) == "table" and d or { d }) do
+        if x == inf then return inf end
+      end
+      die(sc.id, string.format("parameter '%s': '%s' is not allowed here (a finite number, %s)", p[1], s, M.number_forms))
+    end
+    if v == nil then
+      die(sc.id, string.format("parameter '%s': cannot read '%s' as a number (%s)", p[1], s, M.number_forms))
+    end
     if p.integer and v ~= math.floor(v) then
       die(sc.id, string.format("parameter '%s': '%s' is not a whole number", p[1], s))
     end
@@ -193,15 +295,25 @@ function M:parse(argv)
     M.protecting = true
     local chunk, lerr = loadfile(arg[0])
     if not chunk then die(self.id, "cannot reload " .. tostring(arg[0]) .. ": " .. tostring(lerr)) end
+    -- Every exit of the script discards the staging folder (a scenario's own one-line refusals
+    -- call os.exit directly): the output directory is left as it was.
+    local real_exit = os.exit
+    os.exit = function(code, close)
+      local cur = M.current
+      if cur and cur.stage then cur:discard() end
+      return real_exit(code, close)
+    end
     local ok, err = xpcall(function() return chunk(unpack(arg)) end,
                            function(m) return { msg = m, tb = debug.traceback() } end)
     local sc = M.current
+    if ok and sc and sc.stage then
+      ok, err = xpcall(function() sc:commit() end, function(m) return { msg = m, tb = debug.traceback() } end)
+    end
     if ok then
-      if sc and sc.stage then sc:commit() end
-      os.exit(0, true) -- close the Lua state: finalizers run (KZ_PROFILE writes its totals)
+      real_exit(0, true) -- close the Lua state: finalizers run (KZ_PROFILE writes its totals)
     end
     if sc then sc:discard() end
-    os.exit(report(sc and sc.id or self.id, err), true)
+    real_exit(report(sc and sc.id or self.id, err), true)
   end
   argv = argv or {}
   local P, given = { out = "paper", quick = false, force = false }, {}
@@ -241,14 +353,21 @@ function M:parse(argv)
     P[p[1]] = v
   end
   self.P = P
+  local limit = M.default_max_work
+  local env = os.getenv("KZ_MAX_WORK")
+  if env then
+    limit = M.number(env)
+    if not limit or not (limit > 0) then
+      die(self.id, string.format("KZ_MAX_WORK='%s': not a positive finite number (the work limit, default %.2g)",
+                                 env, M.default_max_work))
+    end
+  end
   if self.work then -- refuse runs that would not finish, with the estimate
     local n, what = self.work(P)
-    local limit = tonumber(os.getenv("KZ_MAX_WORK") or "") or 2e10
-    if n ~= n or n > limit then
-      if not P.force then
-        die(self.id, string.format("the run would take about %.2g %s (limit %.2g; about %.0f min at 20 ns each): " ..
-          "reduce the parameters, or pass --force", n, what or "force evaluations", limit, n * 20e-9 / 60))
-      end
+    assert(type(n) == "number", self.id .. ": the work estimate is not a number")
+    if not (n <= limit) and not P.force then
+      die(self.id, string.format("the run would take about %.2g %s (limit %.2g, KZ_MAX_WORK; about %.2g min at 20 ns each): " ..
+        "reduce the parameters, or pass --force", n, what or "force evaluations", limit, n * 20e-9 / 60))
     end
   end
   self:open_stage()
@@ -285,7 +404,6 @@ local function mkdir_p(dir)
   made[dir] = true
 end
 
---- Write `text` to `path` atomically (temporary name in the same folder, then rename).
 --- The command line of a benchmark (scripts/bench-*.lua), which has no keys: --out DIR (default
 -- ROOT/paper) and, where `accepts` lists them, --quick, --only a,b,c (a set of names), the script's
 -- own flags (accepts.flags = { ["--write-before"] = "before" }: field set to true) and valued
@@ -314,14 +432,29 @@ function M.bench_args(name, argv, root, accepts)
   return o
 end
 
-function M.write_atomic(path, text)
+-- The reason of an I/O error message ("path: No space left on device" -> "No space left on device").
+local function reason(err) return (tostring(err):match("([^:]+)$") or tostring(err)):gsub("^%s+", "") end
+
+--- Write `text` to `path` atomically (temporary name in the same folder, then rename). A failure
+-- (a full disk, a folder that cannot be written) is an error naming `name` (default: path), and
+-- leaves no temporary file.
+function M.write_atomic(path, text, name)
+  name = name or path
   mkdir_p(path:match("^(.*)/[^/]*$") or "")
   local tmp = path .. ".tmp"
   local f, err = io.open(tmp, "wb")
-  if not f then error("cannot write " .. path .. ": " .. tostring(err), 0) end
-  assert(f:write(text))
-  assert(f:close())
-  assert(os.rename(tmp, path))
+  if not f then error("cannot write " .. name .. ": " .. reason(err), 0) end
+  local ok, werr = f:write(text)
+  local cok, cerr = f:close()
+  if not ok or not cok then
+    os.remove(tmp)
+    error("cannot write " .. name .. ": " .. reason(werr or cerr), 0)
+  end
+  local rok, rerr = os.rename(tmp, path)
+  if not rok then
+    os.remove(tmp)
+    error("cannot write " .. name .. ": " .. reason(rerr), 0)
+  end
 end
 
 local function pid()
@@ -330,21 +463,66 @@ local function pid()
   return ffi.C.getpid()
 end
 
+local function sh_quote(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+
+-- Remove a folder and everything in it (no shell when the runner is there).
+local function remove_tree(path)
+  if runner then
+    local err = runner.ffi.new("int[1]")
+    return runner.C.kz_runner_remove(path, err) == 0
+  end
+  local st = os.execute("rm -rf -- " .. sh_quote(path))
+  return st == 0 or st == true
+end
+
+local function list(dir)
+  local t = {}
+  local p = io.popen(string.format("ls -A %s 2>/dev/null", sh_quote(dir)))
+  for l in p:lines() do t[#t + 1] = l end
+  p:close()
+  return t
+end
+
+-- Lua pattern of a literal string.
+local function literal(s) return (s:gsub("[%^%$%(%)%%%.%[%]%*%+%-%?]", "%%%0")) end
+
 --- The staging folder DIR/.kz-stage-<id>-<pid>: checks that --out can be written before any
--- computation (called by parse).
+-- computation (called by parse). Staging folders of this scenario left by a run that was killed
+-- (their process is gone) are removed first. The folder is made new (a folder of that name
+-- already there is removed: its process is gone, it had our pid), and a signal (SIGINT, SIGTERM,
+-- SIGHUP) from now on removes it before the process dies (lib/kz_runner.c).
 function M:open_stage()
   local out = self.P.out
   self.created_out = not io.open(out .. "/.", "rb") -- (a directory opens for reading on Linux)
   local ok = pcall(mkdir_p, out)
-  self.stage = string.format("%s/.kz-stage-%s-%d", out, self.id, pid())
-  local ok2 = ok and pcall(mkdir_p, self.stage)
-  local probe = ok2 and io.open(self.stage .. "/.probe", "wb")
+  local me = pid()
+  if ok and runner then
+    local pat = "^%.kz%-stage%-" .. literal(self.id) .. "%-(%d+)$"
+    for _, name in ipairs(list(out)) do
+      local other = tonumber(name:match(pat))
+      if other and other ~= me and runner.C.kz_runner_alive(other) == 0 then remove_tree(out .. "/" .. name) end
+    end
+  end
+  local stage = string.format("%s/.kz-stage-%s-%d", out, self.id, me)
+  local ok2 = false
+  if ok and sys_mkdir then
+    for _ = 1, 2 do
+      if ffi.C.kz_sc_mkdir(stage, tonumber("755", 8)) == 0 then ok2 = true; break end
+      remove_tree(stage)
+    end
+  elseif ok then
+    ok2 = pcall(mkdir_p, stage)
+  end
+  self.stage = ok2 and stage or nil
+  if self.stage and runner then runner.C.kz_runner_guard(stage, self.created_out and out or nil) end
+  local probe = ok2 and io.open(stage .. "/.probe", "wb")
   if not probe then
-    self.stage = nil
+    if not ok2 and self.created_out then os.remove(out) end
     die(self.id, string.format("--out %s: cannot create or write that directory", out))
   end
   probe:close()
-  os.remove(self.stage .. "/.probe")
+  os.remove(stage .. "/.probe")
+  made[stage] = true
   self.written = {}
 end
 
@@ -357,35 +535,51 @@ local function owned(id, name)
   return stem == id or name:sub(1, #id + 1) == id .. "-"
 end
 
-local function list(dir)
-  local t = {}
-  local p = io.popen(string.format("ls -A '%s' 2>/dev/null", dir:gsub("'", "'\\''")))
-  for l in p:lines() do t[#t + 1] = l end
-  p:close()
-  return t
-end
-
 --- Move the staged files into DIR and remove this scenario's files that the run did not write.
+-- Concurrent runs into one DIR: each commit holds an exclusive lock on DIR itself (flock; no lock
+-- file), so the files of one run are moved in and the stale ones removed as one step; the run that
+-- commits last leaves a complete set of its own files, never a mix. SIGINT, SIGTERM and SIGHUP are
+-- held meanwhile (delivered after the commit).
 function M:commit()
   local out = self.P.out
-  for rel in pairs(self.written) do
-    local dst = out .. "/" .. rel
-    mkdir_p(dst:match("^(.*)/[^/]*$") or out)
-    assert(os.rename(self.stage .. "/" .. rel, dst))
-  end
-  for _, sub in ipairs { "data", "tables", "figures" } do
-    for _, name in ipairs(list(out .. "/" .. sub)) do
-      if owned(self.id, name) and not self.written[sub .. "/" .. name] then os.remove(out .. "/" .. sub .. "/" .. name) end
+  local fd
+  if runner then
+    runner.C.kz_runner_hold_signals(1)
+    local pfd, err = runner.ffi.new("int[1]"), runner.ffi.new("int[1]")
+    if runner.C.kz_runner_lock(out, pfd, err) == 0 then
+      fd = pfd[0]
+    else
+      io.stderr:write(string.format("%s: cannot lock --out %s (%s): files moved in without a lock\n", self.id, out,
+                                    runner.ffi.string(runner.ffi.C.strerror(err[0]))))
     end
   end
-  self.committed = true
+  local ok, err = pcall(function()
+    for rel in pairs(self.written) do
+      local dst = out .. "/" .. rel
+      mkdir_p(dst:match("^(.*)/[^/]*$") or out)
+      local rok, rerr = os.rename(self.stage .. "/" .. rel, dst)
+      if not rok then error("cannot move " .. rel .. " into " .. out .. ": " .. reason(rerr), 0) end
+    end
+    for _, sub in ipairs { "data", "tables", "figures" } do
+      for _, name in ipairs(list(out .. "/" .. sub)) do
+        if owned(self.id, name) and not self.written[sub .. "/" .. name] then os.remove(out .. "/" .. sub .. "/" .. name) end
+      end
+    end
+  end)
+  if fd then runner.C.kz_runner_unlock(fd) end
+  if ok then self.committed = true end
+  remove_tree(self.stage)
+  -- a signal that came meanwhile is delivered now, to the guard (the process dies of it, DIR complete)
+  if runner then runner.C.kz_runner_hold_signals(0) end
   self:discard()
+  if not ok then error(err, 0) end
 end
 
 --- Remove the staging folder and whatever is in it.
 function M:discard()
   if not self.stage then return end
-  os.execute(string.format("rm -rf '%s'", self.stage:gsub("'", "'\\''")))
+  remove_tree(self.stage)
+  if runner then runner.C.kz_runner_unguard() end
   self.stage = nil
   -- an --out folder this run created and left empty goes too (remove() takes empty folders only)
   if self.created_out and not self.committed then os.remove(self.P.out) end
@@ -394,14 +588,46 @@ end
 -- A gnuplot string literal (single quotes doubled).
 local function gp_quote(s) return "'" .. tostring(s):gsub("'", "''") .. "'" end
 
+-- The exit code of os.execute's result (LuaJIT: the raw wait status; Lua 5.2 mode: true/nil,
+-- "exit"/"signal", code) and the signal that killed the command (a shell reports it as 128 + n).
+local function exit_status(a, b, c)
+  if type(a) == "number" then
+    if a % 256 ~= 0 then return -1, a % 128 end
+    local code = math.floor(a / 256)
+    return code, code > 128 and code < 160 and code - 128 or nil
+  end
+  if b == "signal" then return -1, c end
+  local code = c or (a and 0 or 1)
+  return code, code > 128 and code < 160 and code - 128 or nil
+end
+
+local function file_size(path)
+  local f = io.open(path, "rb")
+  if not f then return 0 end
+  local n = f:seek("end")
+  f:close()
+  return n or 0
+end
+
+-- Is there a gnuplot that runs at all (cached per process)?
+local gnuplot_runs
+local function gnuplot_usable()
+  if gnuplot_runs == nil then
+    gnuplot_runs = exit_status(os.execute("gnuplot --version >/dev/null 2>&1")) == 0
+  end
+  return gnuplot_runs
+end
+
 --- Draw figures/<name>.gp into DIR/figures/<name>.svg from the data this run wrote. The script
 -- receives root (the repository, for the style file), datadir and tabledir (this run's DIR/data
 -- and DIR/tables) and outfile, plus `vars`: what the run was (series lists as space-separated
 -- strings, ranges, labels), so that legends and ranges come from the data, never from the
--- script. Written under a temporary name and renamed. Without gnuplot the figure is skipped
--- with a message on stderr (the data are written either way). The script: `script` when given,
--- else <name>.gp beside the running scenario file (one kept outside the repository), else the
--- library's figures/<name>.gp.
+-- script. Written under a temporary name and renamed. Without a gnuplot that runs (none on the
+-- PATH, or one that fails even `gnuplot --version`) the figure is skipped with a message on
+-- stderr and the data are written; a working gnuplot that fails on the script, or writes no
+-- figure, is an error of the run. Returns true when the figure was drawn. The script: `script`
+-- when given, else <name>.gp beside the running scenario file (one kept outside the repository),
+-- else the library's figures/<name>.gp.
 function M:figure(name, vars, script)
   local kz = require "kapitza"
   local beside = arg and arg[0] and ((arg[0]:match("^(.*)/[^/]*$") or ".") .. "/" .. name .. ".gp")
@@ -424,24 +650,40 @@ function M:figure(name, vars, script)
     end
     assigns[#assigns + 1] = k .. "=" .. (type(v) == "number" and M.fmt(v) or gp_quote(v))
   end
-  local cmd = string.format("gnuplot -e %s %s 2>&1", ("'" .. table.concat(assigns, "; "):gsub("'", "'\\''") .. "'"),
-                            ("'" .. script:gsub("'", "'\\''") .. "'"))
+  -- gnuplot's messages go to a file in the staging folder (ours; a temporary file without one)
+  local log = self.stage and (self.stage .. "/.gnuplot-" .. name .. ".log") or os.tmpname()
+  local cmd = string.format("gnuplot -e %s %s >%s 2>&1", sh_quote(table.concat(assigns, "; ")), sh_quote(script),
+                            sh_quote(log))
   local t0 = kz.prof and kz.prof.now()
-  local p = io.popen(cmd)
-  local msg = p:read("*a")
-  local ok = p:close()
+  local code, sig = exit_status(os.execute(cmd))
   if kz.prof then kz.prof.external(kz.prof.now() - t0) end
-  if not (ok == true or ok == 0) then
-    os.remove(out .. ".tmp")
-    if msg:match("not found") then
-      io.stderr:write(string.format("%s: gnuplot not found: figure %s skipped\n", self.id, name))
-      return false
-    end
-    error(string.format("%s: gnuplot failed on figures/%s.gp: %s", self.id, name, msg))
+  local f = io.open(log, "rb")
+  local msg = f and f:read("*a") or ""
+  if f then f:close() end
+  os.remove(log)
+  if code == 0 and file_size(out .. ".tmp") > 0 then
+    local rok, rerr = os.rename(out .. ".tmp", out)
+    if not rok then error(string.format("cannot write %s/figures/%s.svg: %s", self.P.out, name, reason(rerr)), 0) end
+    if self.written then self.written["figures/" .. name .. ".svg"] = true end
+    return true
   end
-  assert(os.rename(out .. ".tmp", out))
-  if self.written then self.written["figures/" .. name .. ".svg"] = true end
-  return true
+  os.remove(out .. ".tmp")
+  if sig == 2 or sig == 15 or sig == 1 then -- gnuplot was interrupted (system() ignores SIGINT meanwhile)
+    local ffi = require "ffi"
+    pcall(ffi.cdef, "int raise(int sig);")
+    ffi.C.raise(sig)
+  end
+  local first = (msg:match("[^\n]*%S[^\n]*") or ""):gsub("^%s+", "")
+  local shown = script:sub(1, #kz.root + 1) == kz.root .. "/" and script:sub(#kz.root + 2) or script
+  if not gnuplot_usable() then
+    io.stderr:write(string.format("%s: figure %s skipped (%s), the data are written\n", self.id, name,
+                                  code == 127 and "gnuplot not found" or ("gnuplot does not run: " .. first)))
+    return false
+  end
+  if code == 0 then
+    error(string.format("gnuplot wrote no figure from %s%s", shown, first ~= "" and (": " .. first) or ""), 0)
+  end
+  error(string.format("gnuplot failed on %s: %s", shown, first ~= "" and first or ("exit status " .. code)), 0)
 end
 
 --- Format a value for a data or table file: integers as integers, other numbers %.17g.
@@ -475,7 +717,7 @@ function M:write_tsv(rel, columns, rows, comments)
 end
 
 function M:write_text(rel, text)
-  M.write_atomic(self:path(rel), text)
+  M.write_atomic(self:path(rel), text, (self.P and self.P.out or ".") .. "/" .. rel)
   if self.written then self.written[rel] = true end
 end
 

@@ -77,6 +77,15 @@ local sc = S.new {
     { "ref_h", 1e-5, "s", "largest RK4 step of the averaged (omega -> infinity) reference", positive = true },
   },
   quick = { omega_extra = { 1e5 }, H_conv = { 1 / 320 }, ref_steps = 32 },
+  work = function(P) -- every scheme at every omega and H (T/H steps of K = Tmacro/(2H) SHAKE micro-steps, about 1.2
+    local W = require "work" -- evaluations each), the first scheme again (round-off sensitivity), the RK4 references
+    local Hs, dt = {}, math.huge
+    for _, l in ipairs { P.H, P.H_conv } do for _, H in ipairs(l) do Hs[#Hs + 1] = H; dt = math.min(dt, H) end end
+    local micro = W.sum(Hs, function(H) return P.T * P.Tmacro / (2 * H * H) end)
+    local runs = (#P.schemes + 1) * (#P.omega + #P.omega_extra)
+    return 1.2 * runs * micro + W.grid(P.T, dt, P.ref_h)
+      + W.sum(P.ref_omega, function(w) return W.grid(P.T, dt, 2 * math.pi / w / P.ref_steps) end), "force evaluations"
+  end,
 }
 local P = sc:parse(arg)
 

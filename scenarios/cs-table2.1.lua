@@ -40,7 +40,11 @@ local sc = S.new {
       "theta0 values of the phase-sensitivity study at the largest omega (list)" },
   },
   quick = { H = { 1 / 10, 1 / 20 } },
-  work = cs.work(function(P) return P.periods end),
+  work = function(P) -- the table, then the largest omega again at every phase shift
+    local table_ = require("work").cs_table(cs.work(function(Q) return Q.periods end))
+    local one = setmetatable({ omega = { P.omega[#P.omega] } }, { __index = P })
+    return table_(P) + #P.phase_shifts * table_(one), "force evaluations"
+  end,
 }
 local P = sc:parse(arg)
 

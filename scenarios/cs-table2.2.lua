@@ -40,7 +40,7 @@ local sc = S.new {
     { "periods", 40, "", "window eta in vibration periods 2 pi/omega", positive = true },
   },
   quick = { H = { 1 / 10, 1 / 20 } },
-  work = cs.work(function(P) return P.periods end),
+  work = require("work").cs_table(cs.work(function(P) return P.periods end)),
 }
 local P = sc:parse(arg)
 

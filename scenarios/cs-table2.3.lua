@@ -38,7 +38,7 @@ local sc = S.new {
     { "H", { 1 / 10, 1 / 20, 1 / 40, 1 / 80 }, "s", "macro step sizes (list)", positive = true },
   }, "uniform"),
   quick = { H = { 1 / 10, 1 / 20 } },
-  work = cs.work(function(P) return 1 end),
+  work = require("work").cs_table(cs.work(function(P) return 1 end)),
 }
 local P = sc:parse(arg)
 

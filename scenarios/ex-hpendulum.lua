@@ -97,6 +97,15 @@ local sc = S.new {
     { "lua", "yes", "", "also run the Lua-function model and compare", choices = { "yes", "no" } },
   },
   quick = { T = 0.5 },
+  work = function(P) -- per model (C, and Lua): HMM, direct RK4, SAM (RK4 macro steps of 2 sam_n RK4 micro-steps
+    local W = require "work" -- per stage) and the force estimates; then HMM and direct RK4 at 10 omega
+    local period = 2 * math.pi / P.omega
+    local N = math.max(1, math.floor(P.T / (P.H_periods * period) + 1e-9))
+    local est = P.eta_periods * P.steps_per_period * W.evals(P.micro)
+    local direct = 4 * P.T / period * P.direct_steps
+    local one = N * est + direct + N * 4 * 2 * P.sam_n * 4 + (P.force_points + 40) * est
+    return (P.lua == "yes" and 2 or 1) * one + N * est + 10 * direct, "force evaluations"
+  end,
 }
 local P = sc:parse(arg)
 

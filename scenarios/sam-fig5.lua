@@ -51,6 +51,13 @@ local sc = S.new {
     { "refm", 512, "", "reference RK4 steps per period (and twice that, Richardson)", positive = true, integer = true },
   },
   quick = { refm = 128, eps = { 2^-9 } },
+  work = function(P) -- per eps: the reference (RK4, refm and 2 refm steps per period), conventional Strang
+    local W = require "work" -- (n per period), SAM-DP5 (samples steps of 6 fields of 2n micro-steps), SAM-ode45 (~50 steps)
+    return W.sum(P.eps, function(eps)
+      local periods = P.t_end / eps / (2 * math.pi)
+      return 12 * P.refm * periods + P.n * periods + (6 * P.samples + 300) * 2 * P.n
+    end), "force evaluations"
+  end,
 }
 local P = sc:parse(arg)
 local y0 = { 0.5, 0.5 }

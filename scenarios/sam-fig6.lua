@@ -69,6 +69,25 @@ local sc = S.new {
   },
   quick = { eps = { 1e-4, 1e-5 }, eps_bottom = 1e-5, n = { 4, 8, 16 }, H_bottom = { pi / 625, pi / 2500 },
             order_n = { 64, 128 }, ref_m = 32, eps_text = { 1e-7 } },
+  work = function(P) -- HERK3 (3 evaluations a step): conventional runs (t_end/(2 pi eps) n steps), SAM (6 N n
+    local W = require "work" -- micro-steps); references: RK4 with m and 2m steps per period or per t_end/1000
+    local seen, n = {}, 0
+    local function once(key) if seen[key] then return false end seen[key] = true return true end
+    local function periods(e) return P.t_end / (2 * math.pi * e) end
+    local function ref(e)
+      if once("ref" .. e) then
+        n = n + 12 * 1000 * P.ref_avg_m + (e >= P.ref_direct_min * (1 - 1e-9) and 12 * periods(e) * P.ref_m or 0)
+      end
+    end
+    local function conv(e, k) ref(e); if once("c" .. e .. "/" .. k) then n = n + 3 * periods(e) * k end end
+    local function sam(e, H, k) ref(e); if once("s" .. e .. "/" .. H .. "/" .. k) then n = n + 3 * 6 * (P.t_end / H) * k end end
+    for _, e in ipairs(P.eps) do for _, k in ipairs(P.n) do conv(e, k); sam(e, P.H, k) end end
+    for _, k in ipairs(P.n) do conv(P.eps_bottom, k) end
+    for _, H in ipairs(P.H_bottom) do for _, k in ipairs(P.n) do sam(P.eps_bottom, H, k) end end
+    for _, e in ipairs(P.eps_text) do for _, k in ipairs(P.n) do sam(e, P.H, k) end end
+    for _, k in ipairs(P.order_n) do conv(P.eps[1], k) end
+    return n, "force evaluations"
+  end,
 }
 local P = sc:parse(arg)
 P.stepper = "herk3"

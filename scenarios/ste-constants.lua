@@ -37,6 +37,9 @@ local sc = S.new {
     { "n_kernel", 16384, "", "kernel quadrature: 2 n + 1 trapezoid nodes on (-1, 1)", integer = true, min = 16, max = 2 ^ 22 },
   },
   quick = { n_kernel = 4096 },
+  work = function(P) -- the reference (3.2) by RK4, and 2 n + 1 kernel nodes for the table and the weights
+    return require("work").grid(P.T, P.dt, P.ref_dt) + (2 * P.n_kernel + 1) * (#P.k + 1), "force and kernel evaluations"
+  end,
 }
 local P = sc:parse(arg)
 local model = ste.model(P)

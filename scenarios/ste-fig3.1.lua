@@ -37,6 +37,7 @@ local sc = S.new {
     { "stride", 5, "", "write every stride-th macro node", integer = true, min = 1, max = 1e6 },
   },
   quick = { T = 10 },
+  work = require("work").ste_fig31,
 }
 local P = sc:parse(arg)
 

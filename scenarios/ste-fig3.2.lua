@@ -34,6 +34,7 @@ local sc = S.new {
   title = "Sharp, Tsai & Engquist Figure 3.2: HMM-FE-y and HMM-IFE-y, fixed eta and h",
   params = ste.curve_params(nil, { curves = { "HMM-FE-v", "HMM-FE-rk4", "HMM-IFE-v", "HMM-IFE-rk4" } }),
   quick = { H = { 0.5, 0.1, 0.02 } },
+  work = require("work").ste_curves,
 }
 local P = sc:parse(arg)
 

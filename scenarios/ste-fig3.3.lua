@@ -27,6 +27,7 @@ local sc = S.new {
   title = "Sharp, Tsai & Engquist Figure 3.3: HMM-V-v and HMM-V-rk4, fixed eta and h",
   params = ste.curve_params(nil, { curves = { "HMM-V-v", "HMM-V-rk4" } }),
   quick = { H = { 0.5, 0.1, 0.02 } },
+  work = require("work").ste_curves,
 }
 local P = sc:parse(arg)
 

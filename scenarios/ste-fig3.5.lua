@@ -24,6 +24,7 @@ local sc = S.new {
   title = "Sharp, Tsai & Engquist Figure 3.5: HMM-V-rk4, fixed and scaled eta and h",
   params = ste.curve_params(nil, { H = { 1, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005 }, curves = { "HMM-V-rk4", "HMM-V-rk4-scaled" } }),
   quick = { H = { 0.5, 0.1, 0.02 } },
+  work = require("work").ste_curves,
 }
 local P = sc:parse(arg)
 

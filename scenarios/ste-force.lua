@@ -39,6 +39,11 @@ local sc = S.new {
     { "eta_sweep", { 4, 6, 8, 10, 15, 20, 30, 50 }, "", "eta/eps values of the window sweep, rk4 with h = eps/50 (list)", positive = true, max = 1e4 },
   },
   quick = { h_sweep = { 10, 50 }, eta_sweep = { 10, 50 } },
+  work = function(P) -- an estimate is eta/h micro-steps: the twelve cases (7.7e4), the h sweep (v, lf, rk4 at
+    local W = require "work" -- eta = 50 eps) and the eta sweep (rk4, h = eps/50, twice)
+    return 7.7e4 + 50 * 6 * W.sum(P.h_sweep, function(k) return k end)
+      + 2 * 50 * 4 * W.sum(P.eta_sweep, function(k) return k end), "force evaluations"
+  end,
 }
 local P = sc:parse(arg)
 

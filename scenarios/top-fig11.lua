@@ -52,8 +52,16 @@ for _, p in ipairs {
   { "height", 1, "m", "cone height (Fig. 10)", positive = true },
   { "radius", 0.4, "m", "cone radius (Fig. 10)", positive = true },
 } do params[#params + 1] = p end
+-- Work: the RK4 runs, the cost check (three runs of 4 Lambda omega T_cost steps, Lambda ~ 16) and
+-- the periodogram ((fmax - fmin) omega frequencies over T/h samples, ~0.1 evaluation each).
+local function work(P)
+  local W = require "work"
+  local n = W.grid(P.T, P.h, P.h) + W.grid(P.T_inv, P.T_inv / 100, P.h_inv)
+  n = n + W.sum(P.omegas_cost, function(om) return 12 * math.ceil(P.T_cost * 4 * 16 * om) end)
+  return n + 0.1 * (P.T / P.h) * ((P.fmax - P.fmin) * P.omega + 1), "force evaluations"
+end
 local sc = S.new { id = "top-fig11", title = "Fredbo Figure 11: the fast spinning top (31) by RK4 at omega = 100",
-                   params = params, quick = { T = 0.02, omegas_cost = { 1e2, 1e3 } } }
+                   params = params, quick = { T = 0.02, omegas_cost = { 1e2, 1e3 } }, work = work }
 local P = sc:parse(arg)
 local model = top.model(P)
 local k = model.constants

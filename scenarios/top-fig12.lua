@@ -44,7 +44,12 @@ for _, p in ipairs {
 } do params[#params + 1] = p end
 for _, p in ipairs(top.method_params()) do params[#params + 1] = p end
 local sc = S.new { id = "top-fig12", title = "Fredbo Figure 12: the slow variables (32) by HMM-LF-rk4 at omega = 1e3",
-                   params = params, quick = { ref_sub = 2 } }
+                   params = params, quick = { ref_sub = 2 },
+                   work = function(P)
+                     local W = require "work"
+                     return W.top_reference(P.T, P.T / (P.N * P.ref_sub), P.ref_h / P.omega, true)
+                       + W.top_hmm(P.T, P.T / P.N, P.eta_h, P.micro) + W.rk4_search(P.N), "force evaluations"
+                   end }
 local P = sc:parse(arg)
 local model = top.model(P)
 local x0 = model.x0(P.omega, P.Pi1w / P.omega, P.theta0)

@@ -40,7 +40,16 @@ for _, p in ipairs(top.method_params()) do
   if p[1] ~= "macro" and p[1] ~= "micro" then params[#params + 1] = p end
 end
 local sc = S.new { id = "top-fig13", title = "Fredbo Figure 13: error in xi3 against 1/H for HMM-FE-* and HMM-LF-*",
-                   params = params, quick = { N = { 30, 60, 120, 240 } } }
+                   params = params, quick = { N = { 30, 60, 120, 240 } },
+                   work = function(P)
+                     local W = require "work"
+                     local n = W.top_reference(P.T, P.T / P.N[#P.N], P.ref_h / P.omega)
+                     for _, scheme in ipairs(P.schemes) do
+                       local micro = tostring(scheme):match("%-(%w+)$")
+                       n = n + W.sum(P.eta_h, function(a) return W.sum(P.N, function(N) return W.top_hmm(P.T, P.T / N, a, micro) end) end)
+                     end
+                     return n, "force evaluations"
+                   end }
 local P = sc:parse(arg)
 local model = top.model(P)
 local x0 = model.x0(P.omega, P.Pi1w / P.omega, P.theta0)

@@ -32,7 +32,19 @@ for _, p in ipairs {
 } do params[#params + 1] = p end
 for _, p in ipairs(top.method_params()) do params[#params + 1] = p end
 local sc = S.new { id = "top-fig14", title = "Fredbo Figure 14: error in xi3 against eta = alpha h (HMM-LF-rk4)",
-                   params = params, quick = { h = { 1e-5 }, N_alt = { 80 } } }
+                   params = params, quick = { h = { 1e-5 }, N_alt = { 80 } },
+                   work = function(P)
+                     local W = require "work"
+                     local grid = P.N -- the reference grid: the least common multiple of the N
+                     for _, n in ipairs(P.N_alt) do
+                       local a, b = grid, n
+                       while b ~= 0 do a, b = b, a % b end
+                       grid = grid * n / a
+                     end
+                     local function runs(N) return W.sum(P.alpha, function(a) return W.top_hmm(P.T, P.T / N, a, P.micro) end) end
+                     return W.top_reference(P.T, P.T / grid, P.ref_h / P.omega) + #P.h * runs(P.N)
+                       + W.sum(P.N_alt, runs), "force evaluations"
+                   end }
 local P = sc:parse(arg)
 for _, a in ipairs(P.alpha) do
   if a % 2 ~= 0 then io.stderr:write("top-fig14: parameter 'alpha': the window is centred, alpha must be even\n"); os.exit(2) end

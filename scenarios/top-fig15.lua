@@ -36,7 +36,12 @@ for _, p in ipairs(top.method_params()) do
   if p[1] ~= "macro" and p[1] ~= "micro" then params[#params + 1] = p end
 end
 local sc = S.new { id = "top-fig15", title = "Fredbo Figure 15: error in xi3 against 1/h (HMM-LF-rk4, HMM-LF-ve)",
-                   params = params, quick = { h = { 1e-5, 1e-6, 5e-7, 2e-7 }, macros = { "LF" } } }
+                   params = params, quick = { h = { 1e-5, 1e-6, 5e-7, 2e-7 }, macros = { "LF" } },
+                   work = function(P)
+                     local W = require "work"
+                     return W.top_reference(P.T, P.T / P.N, P.ref_h / P.omega) + #P.macros * #P.h
+                       * W.sum(P.micros, function(m) return W.top_hmm(P.T, P.T / P.N, P.eta_h, m) end), "force evaluations"
+                   end }
 local P = sc:parse(arg)
 local model = top.model(P)
 local x0 = model.x0(P.omega, P.Pi1w / P.omega, P.theta0)

@@ -37,7 +37,13 @@ for _, p in ipairs {
 } do params[#params + 1] = p end
 for _, p in ipairs(top.method_params()) do params[#params + 1] = p end
 local sc = S.new { id = "top-fig16", title = "Fredbo Figure 16: first integrals under HMM-LF-rk4 on [0, 1]",
-                   params = params, quick = { T = 0.1, N = 600 } }
+                   params = params, quick = { T = 0.1, N = 600 },
+                   work = function(P) -- four runs on [0, T]; Table 1's comparison on [0, 0.01]
+                     local W = require "work"
+                     local Nmax = P.table_N[#P.table_N]
+                     return 4 * W.top_hmm(P.T, P.T / P.N, P.eta_h, P.micro) + W.top_reference(0.01, 0.01 / Nmax, P.ref_h / P.omega)
+                       + 2 * W.sum(P.table_N, function(N) return W.top_hmm(0.01, 0.01 / N, 10, P.micro) end), "force evaluations"
+                   end }
 local P = sc:parse(arg)
 local model = top.model(P)
 local x0 = model.x0(P.omega, P.Pi1w / P.omega, P.theta0)

@@ -41,7 +41,16 @@ for _, p in ipairs {
 } do params[#params + 1] = p end
 for _, p in ipairs(top.method_params()) do params[#params + 1] = p end
 local sc = S.new { id = "top-fig17", title = "Fredbo Figure 17: the slow variables (37) (Euler-angle rates) by the HMM",
-                   params = params, quick = { ref_sub = 2 } }
+                   params = params, quick = { ref_sub = 2 },
+                   work = function(P)
+                     local W = require "work"
+                     local n = W.top_reference(P.T, P.T / (P.N * P.ref_sub), P.ref_h / P.omega) + W.top_hmm(P.T, P.T / P.N, 10, P.micro)
+                     for _, r in ipairs(P.runs) do
+                       local a = tonumber(tostring(r):match(":(%d+)$")) or 0
+                       n = n + (P.fd > 0 and 2 or 1) * W.top_hmm(P.T, P.T / P.N, a, P.micro)
+                     end
+                     return n, "force evaluations"
+                   end }
 local P = sc:parse(arg)
 local model = top.model(P)
 local x0 = model.x0(P.omega, P.Pi1w / P.omega, P.theta0)

@@ -40,7 +40,13 @@ for _, p in ipairs {
 } do params[#params + 1] = p end
 for _, p in ipairs(top.method_params()) do params[#params + 1] = p end
 local sc = S.new { id = "top-fig18", title = "Fredbo Figure 18: inclination against azimuth for omega = 1e3, 1e4, 1e5",
-                   params = params, quick = { omega = { 1e3, 1e4 }, ref_samples = 4000 } }
+                   params = params, quick = { omega = { 1e3, 1e4 }, ref_samples = 4000 },
+                   work = function(P) -- N = N_c omega/1e3 macro steps and a reference per omega
+                     local W = require "work"
+                     return W.sum(P.omega, function(om)
+                       return W.top_hmm(P.T, P.T / (P.N_c * om / 1e3), P.eta_h, P.micro) + W.top_reference(P.T, P.T / P.ref_samples, P.ref_h / om)
+                     end), "force evaluations"
+                   end }
 local P = sc:parse(arg)
 local model = top.model(P)
 local k = model.constants

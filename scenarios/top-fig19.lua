@@ -36,7 +36,8 @@ for _, p in ipairs {
   { "plot_every", 100, "", "data file: every k-th RK4 step", integer = true, min = 1 },
 } do params[#params + 1] = p end
 local sc = S.new { id = "top-fig19", title = "Fredbo Figure 19: the top (38) under the transverse torque a(t) = omega cos(omega t)",
-                   params = params, quick = { T = 0.005 } }
+                   params = params, quick = { T = 0.005 },
+                   work = function(P) return 3 * require("work").grid(P.T, P.h * P.check_every, P.h), "force evaluations" end }
 local P = sc:parse(arg)
 local nu = P.nu_w * P.omega
 local forced = top.model(P, { forcing = "transverse", amp = P.amp_w * P.omega, nu = nu })

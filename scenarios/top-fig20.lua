@@ -48,7 +48,13 @@ for _, p in ipairs {
 } do params[#params + 1] = p end
 for _, p in ipairs(top.method_params()) do params[#params + 1] = p end
 local sc = S.new { id = "top-fig20", title = "Fredbo Figure 20: the HMM with the slow variables (40) for the forced top (38)",
-                   params = params, quick = { T = 0.005, ref_sub = 4 } }
+                   params = params, quick = { T = 0.005, ref_sub = 4 },
+                   work = function(P) -- the checked reference; runs at N_printed, N (four times), 2N, and N with h/2
+                     local W = require "work"
+                     local function run(N, a) return W.top_hmm(P.T, P.T / N, a, P.micro) end
+                     return W.top_reference(P.T, P.T / (P.N * P.ref_sub), P.ref_h, true) + run(P.N_printed, P.eta_h)
+                       + 3 * run(P.N, P.eta_h) + run(P.N, 20) + run(2 * P.N, P.eta_h), "force evaluations"
+                   end }
 local P = sc:parse(arg)
 if P.ref_sub % 2 ~= 0 then io.stderr:write("top-fig20: parameter 'ref_sub' must be even (the H/2 run is compared on the same grid)\n"); os.exit(2) end
 local nu = P.nu_w * P.omega

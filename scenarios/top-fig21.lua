@@ -40,7 +40,12 @@ for _, p in ipairs {
 } do params[#params + 1] = p end
 for _, p in ipairs(top.method_params()) do params[#params + 1] = p end
 local sc = S.new { id = "top-fig21", title = "Fredbo Figure 21: the long-time HMM for xi2, xi3 of (40)",
-                   params = params, quick = { T = 0.02, N = 600, N_printed = 300 } }
+                   params = params, quick = { T = 0.02, N = 600, N_printed = 300 },
+                   work = function(P)
+                     local W = require "work"
+                     return W.top_reference(P.T, P.T / (P.N * P.ref_sub), P.ref_h) + W.top_hmm(P.T, P.T / P.N_printed, P.eta_h, P.micro)
+                       + W.top_hmm(P.T, P.T / P.N, P.eta_h, P.micro) + W.rk4_search(P.N), "force evaluations"
+                   end }
 local P = sc:parse(arg)
 local nu = P.nu_w * P.omega
 local model = top.model(P, { forcing = "transverse", amp = P.amp_w * P.omega, nu = nu })

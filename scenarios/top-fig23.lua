@@ -22,7 +22,11 @@ local top = require "top"
 local params = top.vertical_params { omega = 1e3, plot_dt = 5e-4 }
 params[#params + 1] = { "omega_low", 1e2, "s^-1", "the lower frequency of the O(1/omega) rate", positive = true }
 local sc = S.new { id = "top-fig23", title = "Fredbo Figure 23: the vertically vibrated top (41) against its averaged equation (48), omega = 1e3",
-                   params = params, quick = { T = 0.5, l_alt = { 0.74 } } }
+                   params = params, quick = { T = 0.5, l_alt = { 0.74 } },
+                   work = function(P)
+                     local W = require "work"
+                     return (1 + #P.l_alt) * W.top_vertical(P, P.omega) + W.top_vertical(P, P.omega_low), "force evaluations"
+                   end }
 local P = sc:parse(arg)
 local r = top.vertical(P, P.omega, P.l, P.fine_dt, P.check_dt)
 local rl = top.vertical(P, P.omega_low, P.l, P.fine_dt, P.check_dt)

@@ -37,6 +37,11 @@ local sc = S.new {
     { "tol", 1e-13, "", "adaptive Simpson tolerance of the independent quadrature", positive = true },
   },
   quick = { points = 41 },
+  work = function(P) -- kernel evaluations: the plot, the weight sums, three adaptive Simpson integrals
+    local W = require "work" -- (~1.2 tol^-1/4 nodes each, counted; below ~2e-17 round-off keeps it from
+    local simpson = P.tol >= 2e-17 and 4 * P.tol ^ -0.25 or 3 * 2 ^ 41 -- converging: it runs to depth 40)
+    return 3 * P.points + 2 * W.sum(P.m, function(m) return 2 * m + 1 end) + simpson, "kernel evaluations"
+  end,
 }
 local P = sc:parse(arg)
 local K1, K2 = C.KZ_KERNEL_EXPONENTIAL, C.KZ_KERNEL_EXP2

@@ -39,6 +39,9 @@ local sc = S.new {
     { "steps_per_period", 200, "", "RK4 steps per vibration period", integer = true, min = 4 },
   },
   quick = { T = 0.5 },
+  work = function(P) -- (12) and (13) by RK4 on the grid dt, steps <= one period / steps_per_period
+    return 2 * require("work").grid(P.T, P.dt, 2 * math.pi / P.omega / P.steps_per_period), "force evaluations"
+  end,
 }
 local P = sc:parse(arg)
 

@@ -61,6 +61,14 @@ local sc = S.new {
     { "ref_h", 1e-4, "s", "largest RK4 step of the reference solution of (13)", positive = true },
   },
   quick = { omegas = { 1e6 }, T = 1 },
+  work = function(P) -- HMM runs at omega and the other omegas, one with rk4; (13) by RK4 twice and by Verlet twice
+    local W = require "work"
+    local runs = 1
+    for _, om in ipairs(P.omegas) do if om ~= P.omega then runs = runs + 1 end end
+    local per_step = P.macro == "V" and 2 or 1
+    return W.hmm(P.T, P.H, P.periods * P.steps_per_period, 1, runs * W.evals(P.micro) + W.evals("rk4"), per_step)
+      + W.grid(P.T, P.H, P.ref_h) + W.grid(P.T, P.H / 10, P.ref_h) + 2 * W.grid(P.T, P.H, P.H, 1), "force evaluations"
+  end,
 }
 local P = sc:parse(arg)
 

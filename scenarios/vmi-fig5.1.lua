@@ -42,6 +42,9 @@ local sc = S.new {
     { "lines", { 1, 2, 3, 5, 10 }, "", "p of the ratio lines and bound lines drawn (list)", integer = true, min = 1, max = 1000 },
   },
   quick = { pmax = 3, n = 40 },
+  -- the bisections for p = 1..pmax (about 3e3 p^2 evaluations in all, measured) and the fixed checks
+  -- of the text at p up to 50 (about 9e6)
+  work = function(P) return 9e6 + 3e3 * P.pmax * P.pmax, "force evaluations" end,
 }
 local P = sc:parse(arg)
 local schemes = { trap = "TMh", mid = "MM" }

@@ -1122,6 +1122,28 @@ int kz_runner_unlock(int fd);
 /* 1 if a process with this id exists (kill(pid, 0) succeeds or fails with EPERM), 0 if not. */
 int kz_runner_alive(long long pid);
 
+/* ---- The user-model compile cache's file calls (lib/kz_fs.c, used by lib/usermodel.lua) ----
+ * POSIX calls FFI cannot make portably. Each returns KZ_OK, KZ_ENULL (a NULL argument), or
+ * KZ_EDOMAIN when the system refused, with *err = errno (0 on success). */
+enum kz_fs_kind { KZ_FS_OTHER = 0, KZ_FS_FILE = 1, KZ_FS_DIR = 2, KZ_FS_LINK = 3 };
+typedef struct kz_fs_info {
+  int kind;         /* enum kz_fs_kind */
+  int mode;         /* permission bits, st_mode & 07777 */
+  long long uid;    /* owner */
+  long long size;   /* bytes */
+  double mtime;     /* last modification, seconds since the epoch */
+} kz_fs_info;
+/* lstat (follow = 0: a link is reported as KZ_FS_LINK, never followed) or stat (follow = 1). */
+int kz_fs_stat(const char *path, int follow, kz_fs_info *st, int *err);
+/* mkdir with mode 0700 (less the umask); an existing path of any kind is EEXIST. */
+int kz_fs_mkdir(const char *path, int *err);
+/* A new file (O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600) holding the n bytes of data: EEXIST when the
+ * path exists (a link included); on a failed write the file is removed. */
+int kz_fs_create(const char *path, const char *data, size_t n, int *err);
+/* The names in dir but . and .., each NUL-terminated, one after another in buf (capacity cap);
+ * *len the bytes they take: KZ_EBUFFER when that is more than cap (call again with *len). */
+int kz_fs_list(const char *dir, char *buf, size_t cap, size_t *len, int *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -75,7 +75,9 @@ end
 function M.fail(fname, status, r)
   -- A Lua function of a user's model (lib/usermodel.lua) failed inside this call: the callback
   -- stored its message and returned a status through C; report that message, in one line.
+  -- A C model's guard (lib/userguard.lua) keeps its own record: M.model_fault reads it.
   local pending = M.callback_error
+  if not pending and M.model_fault then pending = M.model_fault(status) end
   if pending then
     M.callback_error = nil
     local where = ""

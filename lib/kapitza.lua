@@ -106,7 +106,13 @@ end
 --- A double[n] buffer, optionally initialised from a Lua table.
 function M.vec(n, init)
   assert(type(n) == "number" and n >= 0 and n == math.floor(n), "vec: n must be a whole number")
-  if init then return ffi.new("double[?]", n, init) end
+  if init then
+    -- ffi.new copies every element of init: more than n would write past the buffer
+    if type(init) == "table" and #init > n then
+      error(string.format("vec: %d initial values for %d numbers", #init, n), 2)
+    end
+    return ffi.new("double[?]", n, init)
+  end
   return ffi.new("double[?]", n)
 end
 

@@ -170,6 +170,41 @@ function M.range(xs, fmt)
 end
 
 ---------------------------------------------------------------------------------------------------
+-- The command line: optional lists
+---------------------------------------------------------------------------------------------------
+
+--- Optional lists: a list parameter flagged `optional = true` may be emptied by giving its key
+-- without a value ("omega_extra="), which sc:parse refuses. E.optional(sc, argv) returns argv
+-- without those keys and the set of keys to empty; the scenario passes the first to sc:parse
+-- (from its main chunk: parse runs the script protected only when called from there) and the
+-- second to E.emptied(P, empty). A key given both empty and with values is refused like any key
+-- given twice.
+function M.optional(sc, argv)
+  local keep, empty = {}, {}
+  for _, a in ipairs(argv or {}) do
+    local k = a:match("^([%w_]+)=$")
+    local p = k and sc.byname[k]
+    if p and p.optional and type(p[2]) == "table" then
+      if empty[k] then sc:fail(string.format("parameter '%s' is given twice", k)) end
+      empty[k] = true
+    else
+      keep[#keep + 1] = a
+    end
+  end
+  for _, a in ipairs(keep) do
+    local k = a:match("^([%w_]+)=")
+    if k and empty[k] then sc:fail(string.format("parameter '%s' is given twice", k)) end
+  end
+  return keep, empty
+end
+
+--- Set the lists of E.optional's `empty` to {} in the parsed parameters P; returns P.
+function M.emptied(P, empty)
+  for k in pairs(empty) do P[k] = {} end
+  return P
+end
+
+---------------------------------------------------------------------------------------------------
 -- The claims table: one row per claim of the paper, the measured value beside it, a verdict.
 ---------------------------------------------------------------------------------------------------
 

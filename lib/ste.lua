@@ -149,8 +149,8 @@ function M.check_grid(sc, P, Hs)
 end
 
 --- Run every curve at every H of P.H: curves = list of {name (the legend, e.g. 'HMM-V-v'), macro, micro, mode ('fixed' |
--- 'scaled'), H = optional own list}. eta and h from P.eta_eps, P.h_eps (row 2) or the scaling
--- rule. Returns rows {curve, macro, micro, mode, H, eta_eps, h_eps, error, estimates, micro_steps,
+-- 'scaled'), H = optional own list}. eta and h from P.eta_eps, P.h_per_eps (row 2) or the scaling
+-- rule. Returns rows {curve, macro, micro, mode, H, eta_eps, h_per_eps, error, estimates, micro_steps,
 -- force_evals} in run order, with progress on stderr.
 function M.sweep(sc, P, curves)
   M.check_grid(sc, P, P.H)
@@ -166,7 +166,7 @@ function M.sweep(sc, P, curves)
       refs[H] = refs[H] or M.reference(model, P, P.T, H)
       local Th, Om, w = M.run(model, P, o)
       rows[#rows + 1] = { curve = c.name, macro = c.macro, micro = c.micro, mode = c.mode, H = H,
-                          eta_eps = o.eta / P.eps, h_eps = o.h / P.eps, error = M.error(Th, Om, refs[H]),
+                          eta_eps = o.eta / P.eps, h_per_eps = P.eps / o.h, error = M.error(Th, Om, refs[H]),
                           estimates = w.macro_steps * (c.macro == "V" and 2 or 1),
                           micro_steps = w.micro_steps, force_evals = w.force_evals }
       sc:progress(string.format("%s H=%s", c.name, M.frac(H)))
@@ -175,7 +175,7 @@ function M.sweep(sc, P, curves)
   return rows
 end
 
-M.curve_columns = { "curve", "macro", "micro", "mode", "H", "eta_eps", "h_eps", "error", "estimates",
+M.curve_columns = { "curve", "macro", "micro", "mode", "H", "eta_eps", "h_per_eps", "error", "estimates",
                     "micro_steps", "force_evals" }
 
 --- The rows of one curve, sorted by decreasing H.
@@ -205,7 +205,7 @@ function M.write_curves(sc, P, rows, curves, guide)
   sc:write_tsv("data/" .. sc.id .. ".tsv", M.curve_columns, rows, {
     string.format("%s: error (3.6) over [0, %g] against the averaged equation (3.2); eps = %g, (Theta0, Omega0) = (%g, %g);",
                   sc.id, P.T, P.eps, P.Theta0, P.Omega0),
-    string.format("kernel %s%s, phase %s, reconstruction %s; eta_eps = eta/eps, h_eps = h/eps; estimates = force estimates (micro windows)",
+    string.format("kernel %s%s, phase %s, reconstruction %s; eta_eps = eta/eps, h_per_eps = eps/h (as the keys); estimates = force estimates (micro windows)",
                   P.kernel, P.kernel_constant > 0 and (" with the printed constant " .. P.kernel_constant) or " (normalised)", P.phase, P.recon) })
   local names = {}
   for i, c in ipairs(curves) do names[i] = c.name end

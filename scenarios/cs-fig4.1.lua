@@ -96,8 +96,8 @@ local sc = S.new {
   },
   quick = { omega_extra = { 1e5 }, H_conv = { 1 / 320 }, ref_steps = 32 },
 }
-local argv, empty = D.optional(sc, arg)
-local P = D.emptied(sc:parse(argv), empty)
+local argv, empty = E.optional(sc, arg)
+local P = E.emptied(sc:parse(argv), empty)
 E.no_repeats(sc, P, { "H", "omega", "omega_extra", "H_conv", "schemes", "ref_omega" })
 
 -- The grid every macro step lies on (the smallest one), and every frequency; a value in both lists

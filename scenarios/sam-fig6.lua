@@ -88,8 +88,8 @@ local sc = S.new {
   quick = { eps = { 1e-4, 1e-5 }, eps_bottom = 1e-5, n = { 4, 8, 16 }, H_bottom = { pi / 625, pi / 2500 },
             order_n = { 64, 128 }, ref_m = 32, eps_text = { 1e-7 } },
 }
-local argv, empty = D.optional(sc, arg)
-local P = D.emptied(sc:parse(argv), empty)
+local argv, empty = E.optional(sc, arg)
+local P = E.emptied(sc:parse(argv), empty)
 E.no_repeats(sc, P, { "eps", "n", "H_bottom", "eps_text", "order_n" })
 local conv = P.conventional == "on"
 

@@ -64,6 +64,6 @@ cl:add("prototype", "the same errors as the notes' independent prototype (no val
        "—", string.format("%d of %d cells within 0.5 %% (largest relative difference %.2g %%)", nok, ncell, 100 * worst),
        nok == ncell)
 local hs = {}
-for _, r in ipairs(ste.curve(rows, "HMM-V-rk4-scaled")) do hs[#hs + 1] = string.format("H = %s: h = ε/%.4g", ste.frac(r.H), 1 / r.h_eps) end
+for _, r in ipairs(ste.curve(rows, "HMM-V-rk4-scaled")) do hs[#hs + 1] = string.format("H = %s: h = ε/%.4g", ste.frac(r.H), r.h_per_eps) end
 cl:write("Scaled micro-steps: " .. table.concat(hs, ", ") .. ".")
 sc:write_text("tables/" .. sc.id .. "-errors.md", "Error (3.6) on [0, " .. P.T .. "] (in parentheses: the notes' prototype).\n\n" .. md)

@@ -13,7 +13,10 @@
 -- velocity Verlet, rk4, and lf = drift–kick–drift, to show that the two Verlet arrangements are
 -- not interchangeable), without the reconstruction, with the naive phase, off the ε-grid
 -- (t_n = 7.12345678), and with the printed constant 422.11; then two sweeps for the figure:
--- the error against ε/h at η = 50ε, and against η/ε on and off the ε-grid.
+-- the error against ε/h at η = 50ε, and against η/ε on and off the ε-grid. The keys micro,
+-- eta_eps, h_per_eps and phase_frac make one more estimate, the first row of the table (this_run,
+-- at t + phase_frac·ε); the keys phase, recon and kernel_constant apply to every estimate that does
+-- not set its own.
 --
 -- **Readings.** A1 (1/l), A2 (normalised weights), A3–A5, A13 as in Figure 3.2. The predicted
 -- Verlet bias: velocity Verlet resolves the forced oscillation of θ with the relative amplitude
@@ -37,10 +40,17 @@ local sc = S.new {
     { "t_off", 7.12345678, "s", "a time off the eps-grid (phase != 0)", min = 0, max = 1e4 },
     { "h_sweep", { 10, 20, 25, 50, 100, 200 }, "", "eps/h values of the h sweep at eta = 50 eps (list)", positive = true, max = 1e5 },
     { "eta_sweep", { 4, 6, 8, 10, 15, 20, 30, 50 }, "", "eta/eps values of the window sweep, rk4 with h = eps/50 (list)", positive = true, max = 1e4 },
+    { "micro", "rk4", "", "micro-solver of this run's own estimate (v = velocity Verlet, kick-drift-kick; lf = drift-kick-drift)",
+      choices = ste.micros.names },
+    { "eta_eps", 50, "", "window eta/eps of this run's own estimate", positive = true, max = 1e4 },
+    { "h_per_eps", 50, "", "micro-steps per forcing period of this run's own estimate: h = eps/h_per_eps", positive = true, max = 1e5 },
+    { "phase_frac", 0, "", "fast phase of this run's own estimate, as a fraction of the period: at t + phase_frac eps", min = 0, max = 1 },
   },
   quick = { h_sweep = { 10, 50 }, eta_sweep = { 10, 50 } },
 }
 local P = sc:parse(arg)
+E.no_repeats(sc, P, { "h_sweep", "eta_sweep" })
+ste.check_grid(sc, P, {})
 
 local model = ste.model(P)
 local exact = model.averaged_force(P.Theta)
@@ -62,9 +72,13 @@ local function case(key, label, micro, eta_eps, h_per_eps, over)
   local r = estimate(micro, eta_eps, h_per_eps, over)
   r.key, r.label, r.micro, r.eta_eps, r.h_per_eps = key, label, micro, eta_eps, h_per_eps
   cases[key] = r
-  rows[#rows + 1] = { case = key, micro = micro, eta_eps = eta_eps, h_per_eps = h_per_eps, t = over and over.t or P.t,
+  local t = over and over.t or P.t
+  rows[#rows + 1] = { case = key, micro = micro, eta_eps = eta_eps, h_per_eps = h_per_eps, t = t,
                       F2 = r.F, F2_error = r.err, F1 = r.Fv, F1_error = r.errv, micro_steps = r.steps }
 end
+-- this run's own estimate (the keys micro, eta_eps, h_per_eps, phase_frac, phase, recon, kernel_constant)
+case("this_run", string.format("this run: %s, η = %gε, h = ε/%g, t = t_n + %gε", P.micro, P.eta_eps, P.h_per_eps, P.phase_frac),
+     P.micro, P.eta_eps, P.h_per_eps, { t = P.t + P.phase_frac * eps })
 case("rk4_row2", "rk4, row 2", "rk4", 50, 50)
 case("v_row2", "v, row 2", "v", 50, 50)
 case("lf_row2", "lf (drift–kick–drift), row 2", "lf", 50, 50)
@@ -78,8 +92,9 @@ case("rk4_row2_off", "rk4, row 2, t_n off the ε-grid", "rk4", 50, 50, { t = P.t
 case("rk4_row1_off", "rk4, row 1, t_n off the ε-grid", "rk4", 10, 10, { t = P.t_off })
 case("rk4_row2_422", "rk4, row 2, printed constant 422.11", "rk4", 50, 50, { kernel_constant = 422.11 })
 sc:write_tsv("data/ste-force.tsv", { "case", "micro", "eta_eps", "h_per_eps", "t", "F2", "F2_error", "F1", "F1_error", "micro_steps" }, rows,
-  { string.format("ste-force: estimates at (Theta, Omega) = (%g, %g); averaged force (3.2) %.10g; F1 against Omega",
-                  P.Theta, P.Omega, exact) })
+  { string.format("ste-force: estimates at (Theta, Omega) = (%.17g, %.17g); averaged force (3.2) %.17g; F1 against Omega;",
+                  P.Theta, P.Omega, exact),
+    "t = the window centre t_n: its fast phase is 2 pi frac(t/eps) (this_run: t + phase_frac eps)" })
 
 -- the sweeps of the figure
 local sweep = {}

@@ -265,7 +265,7 @@ function M.no_repeats(sc, P, keys)
     local seen = {}
     for _, v in ipairs(P[k] or {}) do
       for _, w in ipairs(seen) do
-        if same(v, w) then sc:fail(string.format("parameter '%s': the value %s is given twice", k, S.fmt(v))) end
+        if same(v, w) then sc:fail(string.format("parameter '%s': the value %s is given twice", k, type(v) == "number" and string.format("%.6g", v) or tostring(v))) end
       end
       seen[#seen + 1] = v
     end

@@ -153,6 +153,7 @@ end
 -- rule. Returns rows {curve, macro, micro, mode, H, eta_eps, h_per_eps, error, estimates, micro_steps,
 -- force_evals} in run order, with progress on stderr.
 function M.sweep(sc, P, curves)
+  E.no_repeats(sc, P, { "H", "curves" })
   M.check_grid(sc, P, P.H)
   local model = M.model(P)
   local total = 0
@@ -241,6 +242,21 @@ function M.curve_params(extra, defaults)
   return t
 end
 
+--- The claim "the same errors as the notes' prototype" of an error-curve scenario: its values are
+-- for the scenario's defaults (the paper's Table 1 settings), so elsewhere the verdict is n/a, as
+-- it is when no prototype value matches a run. Returns the Markdown of M.error_table.
+function M.prototype_claim(cl, sc, P, rows, curves, rtol)
+  local scalars = {}
+  for _, p in ipairs(sc.params) do if type(p[2]) ~= "table" then scalars[#scalars + 1] = p[1] end end
+  local off = E.off_paper(sc, P, scalars)
+  local md, ncell, nok, worst = M.error_table(rows, curves, rtol, off ~= nil)
+  cl:add("prototype", "the same errors as the notes' independent prototype (no values are printed in the paper)",
+         "—", ncell == 0 and "—" or string.format("%d of %d cells within %g %% (largest relative difference %.2g %%)", nok, ncell, 100 * rtol, 100 * worst),
+         (off and E.na("the prototype's values are for the paper's settings: " .. off)) or
+         (ncell == 0 and E.na("no prototype value for the curves and H run")) or nok == ncell)
+  return md
+end
+
 --- The notes' independent prototype values (paper/reference/ste-prototype.tsv; the paper
 -- prints none), keyed "curve|mode|H".
 function M.prototype()
@@ -252,9 +268,10 @@ function M.prototype()
 end
 
 --- Markdown: the error of every curve at every H, each beside the prototype's value where the
--- notes give one; and the agreement (cells, within rtol, the largest relative difference).
-function M.error_table(rows, curves, rtol)
-  local proto = M.prototype()
+-- notes give one (none when `none` is true: a run off the prototype's parameters); and the
+-- agreement (cells, within rtol, the largest relative difference).
+function M.error_table(rows, curves, rtol, none)
+  local proto = none and {} or M.prototype()
   local Hs, seen = {}, {}
   for _, r in ipairs(rows) do if not seen[r.H] then seen[r.H] = true; Hs[#Hs + 1] = r.H end end
   table.sort(Hs, function(a, b) return a > b end)

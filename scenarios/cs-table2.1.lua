@@ -43,6 +43,7 @@ local sc = S.new {
   work = cs.work(function(P) return P.periods end),
 }
 local P = sc:parse(arg)
+require("experiment").no_repeats(sc, P, { "phase_shifts" })
 
 local rows = cs.run(sc, P, { preset = "cs1", kernel = "exponential", periods = P.periods,
                              half_window = false })

@@ -53,6 +53,7 @@ local sc = S.new {
   quick = { refm = 128, eps = { 2^-9 } },
 }
 local P = sc:parse(arg)
+E.no_repeats(sc, P, { "eps" })
 local y0 = { 0.5, 0.5 }
 
 -- The runs --------------------------------------------------------------------------------------

@@ -39,6 +39,7 @@ local sc = S.new {
   quick = { n_kernel = 4096 },
 }
 local P = sc:parse(arg)
+E.no_repeats(sc, P, { "k" })
 local model = ste.model(P)
 local pi = math.pi
 

@@ -56,6 +56,17 @@ function D.angles(model, y, reading)
   return a, b
 end
 
+--- The angular velocities q1', q2' of a Cartesian state y = (x1, y1, x2, y2, u1, v1, u2, v2):
+-- the time derivatives of q1 = atan2(x1, y1) and q2 = atan2(x2 - x1, y2 - y1) (the rod angles
+-- of model.angles), or of q2 - q1 in the reading 'caption'.
+function D.rates(y, reading)
+  local x1, y1, dx, dy = y[1], y[2], y[3] - y[1], y[4] - y[2]
+  local a = (y1 * y[5] - x1 * y[6]) / (x1 * x1 + y1 * y1)
+  local b = (dy * (y[7] - y[5]) - dx * (y[8] - y[6])) / (dx * dx + dy * dy)
+  if reading == "caption" then b = b - a end
+  return a, b
+end
+
 --- Relative constraint residuals of a Cartesian state: max_i |g_i| / l_i^2 and
 -- max_i |(G v)_i| / (2 (l1 + l2) max |v|).
 function D.residual(model, y)
@@ -82,20 +93,24 @@ end
 D.schemes = { ["shake-shake"] = "SHAKE-SHAKE", ["rattle-shake"] = "RATTLE-SHAKE", names = { "shake-shake", "rattle-shake" } }
 
 --- One run of the constrained HMM (scheme 'shake-shake' | 'rattle-shake') with macro step H to
--- P.T, micro step h = (2 pi/omega)(H/P.Tmacro), simple filtering on the half window. Returns
--- { method, H, omega, N, K, t, q1, q2 (per node n = 0..N), L1, L2 (per step n = 0..N-1: the
+-- P.T, micro step h = (2 pi/omega)(H/P.Tmacro), the kernel P.filter (default 'uniform': the simple
+-- filter (2.16)) on the half window of P.periods (default 1) vibration periods. Returns
+-- { method, H, omega, N, K, t, q1, q2, dq1, dq2 (per node n = 0..N; dq = the angular velocities of
+-- the macro velocities: SHAKE's V_{n-1/2}, RATTLE's V_n), L1, L2 (per step n = 0..N-1: the
 -- SHAKE multiplier Lambda_n; for RATTLE the SHAKE-equivalent (Lambda_v,n-1 + Lambda_x,n)/2,
 -- Lambda_x,0 at n = 0), rg, rv (largest relative residuals over the nodes), c (counts) }.
 function D.hmm(model, scheme, H, P)
   local omega = model.par.omega
-  local eta = 2 * math.pi / omega
-  local h = eta * H / P.Tmacro
-  local Y, L, c = hmm.dae_run(model, { preset = scheme, H = H, T = P.T, eta = eta, h = h }, model.state(D.start(P)))
+  local period = 2 * math.pi / omega
+  local eta, h = (P.periods or 1) * period, period * H / P.Tmacro
+  local Y, L, c = hmm.dae_run(model, { preset = scheme, H = H, T = P.T, eta = eta, h = h, kernel = P.filter },
+                              model.state(D.start(P)))
   local run = { method = D.schemes[scheme], H = H, omega = omega, N = #Y - 1, K = D.whole(0.5 * eta, h),
-                t = {}, q1 = {}, q2 = {}, L1 = {}, L2 = {}, rg = 0, rv = 0, c = c }
+                t = {}, q1 = {}, q2 = {}, dq1 = {}, dq2 = {}, L1 = {}, L2 = {}, rg = 0, rv = 0, c = c }
   for n = 1, #Y do
     run.t[n] = (n - 1) * H
     run.q1[n], run.q2[n] = D.angles(model, Y[n], P.q2_reading)
+    run.dq1[n], run.dq2[n] = D.rates(Y[n], P.q2_reading)
     local rg, rv = D.residual(model, Y[n])
     run.rg = math.max(run.rg, rg)
     if scheme == "rattle-shake" then run.rv = math.max(run.rv, rv) end
@@ -115,17 +130,19 @@ end
 --- A reference solution in angle coordinates on the grid t_j = j dt, j = 0..T/dt: kind 'direct'
 -- (the Lagrangian ODE at the model's omega by RK4 with at most 2 pi/(omega steps) per step: the
 -- true oscillatory motion) or 'averaged' (the omega -> infinity equations by RK4 with steps of
--- at most hmax). Returns { t, q1, q2 } (q2 in the reading P.q2_reading) and the counts.
+-- at most hmax). Returns { t, q1, q2, dq1, dq2 } (q2 in the reading P.q2_reading, dq the angular
+-- velocities) and the counts.
 function D.reference_grid(model, kind, T, dt, P, steps, hmax)
   local s, h
   if kind == "direct" then s, h = model.lagrange, 2 * math.pi / model.par.omega / steps
   elseif kind == "averaged" then s, h = model.avg, hmax
   else error("dpend.reference_grid: kind must be 'direct' or 'averaged'", 2) end
   local cols, c = E.grid(s, T, dt, D.start(P), h)
-  local ref = { t = {}, q1 = cols[1], q2 = {} }
+  local ref = { t = {}, q1 = cols[1], q2 = {}, dq1 = cols[3], dq2 = {} }
   for j = 1, #cols[1] do
     ref.t[j] = (j - 1) * dt
     ref.q2[j] = P.q2_reading == "caption" and cols[2][j] - cols[1][j] or cols[2][j]
+    ref.dq2[j] = P.q2_reading == "caption" and cols[4][j] - cols[3][j] or cols[4][j]
   end
   return ref, c
 end
@@ -161,20 +178,37 @@ end
 
 local function row(method, eps, N, n, model, y, ref, c)
   local q1, q2 = model.angles(y)
+  local dq1, dq2 = D.rates(y)
   local rg, rv = D.residual(model, y)
   return { method = method, eps = eps, N = N, n = n, work = c.micro_steps, error = math.abs(q1 - ref.q1),
-           error_q2 = math.abs(q2 - ref.q2), res_g = rg, res_v = rv, newton = c.newton_iters,
-           solves = (c.micro_pos_solves or c.pos_solves) + (c.macro_pos_solves or 0), c = c }
+           error_q2 = math.abs(q2 - ref.q2), q1 = q1, q2 = q2, dq1 = dq1, dq2 = dq2, res_g = rg, res_v = rv,
+           newton = c.newton_iters, solves = (c.micro_pos_solves or c.pos_solves) + (c.macro_pos_solves or 0), c = c }
 end
 
---- SAM (HERK3 macro and micro, central differences (25)) with N macro steps of H = t_end / N and
--- n micro-steps per period 2 pi eps, from t0 = 0. A row of the efficiency table (plus error_q2,
--- res_g, res_v, newton, solves and the counts c).
-function D.sam_row(model, P, N, n, ref)
+--- SAM (P.macro, default HERK3, as macro-solver; P.stepper, default HERK3, as micro-solver;
+-- central differences (25)) with N macro steps of H = t_end / N and n micro-steps per period
+-- 2 pi eps, from t0 = 0. A row of the efficiency table (plus q1, q2, dq1, dq2 at t_end,
+-- error_q2, res_g, res_v, newton, solves and the counts c). With nodes = true the row also
+-- carries nodes = {t, q1, q2, dq1, dq2} at every macro node t_k = k H, k = 0..N.
+function D.sam_row(model, P, N, n, ref, nodes)
   local eps = 1 / model.par.omega
-  local ys, _, c = sam.dae(model, { n = n, period = 2 * math.pi * eps, H = P.t_end / N, y0 = model.state(D.start(P)),
-                                    tout = { P.t_end }, diff = P.diff, micro = P.stepper, macro = P.stepper })
-  return row("SAM", eps, N, n, model, ys[1], ref, c)
+  local H = P.t_end / N
+  local tout = { P.t_end }
+  if nodes then for k = 1, N do tout[k] = k < N and k * H or P.t_end end end
+  local y0 = model.state(D.start(P))
+  local ys, _, c = sam.dae(model, { n = n, period = 2 * math.pi * eps, H = H, y0 = y0,
+                                    tout = tout, diff = P.diff, micro = P.stepper, macro = P.macro or "herk3" })
+  local r = row("SAM", eps, N, n, model, ys[#ys], ref, c)
+  if nodes then
+    r.nodes = {}
+    for k = 0, N do
+      local y = k == 0 and y0 or ys[k]
+      local q1, q2 = model.angles(y)
+      local dq1, dq2 = D.rates(y)
+      r.nodes[k + 1] = { t = k == N and P.t_end or k * H, q1 = q1, q2 = q2, dq1 = dq1, dq2 = dq2 }
+    end
+  end
+  return r
 end
 
 --- The conventional integration with P.stepper (HERK3) and h = 2 pi eps / n to t_end (N = 0).

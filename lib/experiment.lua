@@ -7,6 +7,7 @@
 --   local s = E.slope(Hs, errs)                                  -- fitted order
 --   local cl = E.claims(sc)                                      -- paper/reference/<id>.tsv
 --   cl:add("key", "the paper's claim", "published", "measured", true)
+--   cl:add("key2", "a claim about eps = 1e-6", "published", "measured", E.na("this run has eps = 1e-4"))
 --   cl:write()                                                   -- tables/<id>.{md,tsv}
 --
 -- Everything numerical that loops over steps runs in C (kz_trajectory); this module collects.
@@ -120,6 +121,7 @@ end
 function M.work_at(curve, e)
   local w, er = curve.work, curve.err
   local n = #w
+  if n < 2 then error("experiment.work_at: a curve needs at least two points (got " .. n .. ")", 2) end
   local i = 1
   while i < n - 1 and er[i + 1] > e do i = i + 1 end
   local x1, x2, y1, y2 = math.log(er[i]), math.log(er[i + 1]), math.log(w[i]), math.log(w[i + 1])
@@ -156,13 +158,50 @@ function M.cost_at(pts, e, key)
   return best, bound
 end
 
---- "lo–hi" of a list in format fmt (one value when both print alike), with lo and hi.
+--- "lo–hi" of a list in format fmt (one value when both print alike), with lo and hi; "—" (and
+-- nil, nil) for an empty list.
 function M.range(xs, fmt)
+  if #xs == 0 then return "—" end
   local lo, hi = math.huge, -math.huge
   for _, x in ipairs(xs) do lo, hi = math.min(lo, x), math.max(hi, x) end
   fmt = fmt or "%.3g"
   if string.format(fmt, lo) == string.format(fmt, hi) then return string.format(fmt, lo), lo, hi end
   return string.format(fmt .. "–" .. fmt, lo, hi), lo, hi
+end
+
+---------------------------------------------------------------------------------------------------
+-- The command line: optional lists
+---------------------------------------------------------------------------------------------------
+
+--- Optional lists: a list parameter flagged `optional = true` may be emptied by giving its key
+-- without a value ("omega_extra="), which sc:parse refuses. E.optional(sc, argv) returns argv
+-- without those keys and the set of keys to empty; the scenario passes the first to sc:parse
+-- (from its main chunk: parse runs the script protected only when called from there) and the
+-- second to E.emptied(P, empty). A key given both empty and with values is refused like any key
+-- given twice.
+function M.optional(sc, argv)
+  local keep, empty = {}, {}
+  for _, a in ipairs(argv or {}) do
+    local k = a:match("^([%w_]+)=$")
+    local p = k and sc.byname[k]
+    if p and p.optional and type(p[2]) == "table" then
+      if empty[k] then sc:fail(string.format("parameter '%s' is given twice", k)) end
+      empty[k] = true
+    else
+      keep[#keep + 1] = a
+    end
+  end
+  for _, a in ipairs(keep) do
+    local k = a:match("^([%w_]+)=")
+    if k and empty[k] then sc:fail(string.format("parameter '%s' is given twice", k)) end
+  end
+  return keep, empty
+end
+
+--- Set the lists of E.optional's `empty` to {} in the parsed parameters P; returns P.
+function M.emptied(P, empty)
+  for k in pairs(empty) do P[k] = {} end
+  return P
 end
 
 ---------------------------------------------------------------------------------------------------
@@ -181,27 +220,83 @@ function M.claims(sc)
   return setmetatable({ sc = sc, rows = {}, pub = pub }, Claims)
 end
 
---- The verdict column: true -> "yes", false -> "no", "partly" -> "partly", "n/a" -> "n/a" (the
--- run does not meet the claim's premise: other parameters than the printed case, or nothing to
--- compare).
+--- A verdict for a claim whose premise the run does not meet (another eps or omega than the
+-- printed case, a published number for other parameters, nothing to compare): "n/a" with the
+-- reason, which Claims:add appends to the measured column. Two ways to write it:
+--   cl:add(key, text, published, measured, E.na(why))  -- measured evidence, then " — n/a: why"
+--   cl:add(key, text, published, E.na(why))            -- nothing measured: "n/a: why"
+function M.na(reason)
+  assert(type(reason) == "string" and reason ~= "", "experiment.na: a reason is needed")
+  return { na = reason }
+end
+
+local function same(a, b)
+  if type(a) == "number" and type(b) == "number" then return a == b or math.abs(a - b) <= 1e-12 * math.max(math.abs(a), math.abs(b)) end
+  if type(a) == "table" and type(b) == "table" then
+    if #a ~= #b then return false end
+    for i = 1, #a do if not same(a[i], b[i]) then return false end end
+    return true
+  end
+  return a == b
+end
+
+local function show(v)
+  local function one(x) return type(x) == "number" and string.format("%.6g", x) or tostring(x) end
+  if type(v) ~= "table" then return one(v) end
+  local t = {}
+  for i, x in ipairs(v) do t[i] = one(x) end
+  return table.concat(t, ",")
+end
+
+--- nil when the run's values of `keys` are the scenario's defaults (the paper's parameters),
+-- else the text "this run has key = value (paper: default), ..." for an n/a reason.
+function M.off_paper(sc, P, keys)
+  local t = {}
+  for _, k in ipairs(keys) do
+    local p = assert(sc.byname[k], "experiment.off_paper: no parameter " .. tostring(k))
+    if not same(P[k], p[2]) then t[#t + 1] = string.format("%s = %s (paper: %s)", k, show(P[k]), show(p[2])) end
+  end
+  if #t == 0 then return nil end
+  return "this run has " .. table.concat(t, ", ")
+end
+
+--- Refuse (one line, exit status 2, before any computation) a list parameter of `keys` that
+-- repeats a value: a repeated run would write duplicate rows.
+function M.no_repeats(sc, P, keys)
+  for _, k in ipairs(keys) do
+    local seen = {}
+    for _, v in ipairs(P[k] or {}) do
+      for _, w in ipairs(seen) do
+        if same(v, w) then sc:fail(string.format("parameter '%s': the value %s is given twice", k, type(v) == "number" and string.format("%.6g", v) or tostring(v))) end
+      end
+      seen[#seen + 1] = v
+    end
+  end
+end
+
+--- Is holds an n/a verdict (M.na(...) or the string "n/a")?
+function M.is_na(holds) return holds == "n/a" or (type(holds) == "table" and holds.na ~= nil) end
+
+--- The verdict column: true -> "yes", false -> "no", "partly" -> "partly", M.na(reason) or
+-- "n/a" -> "n/a".
 function M.verdict(holds)
-  if holds == "partly" or holds == "n/a" then return holds end
+  if M.is_na(holds) then return "n/a" end
+  if holds == "partly" then return "partly" end
   return holds and "yes" or "no"
 end
 
---- The measured text and the verdict of a claim that does not apply to this run:
--- cl:add(key, text, published, E.na("why")) writes "n/a: why" with the verdict "n/a".
-function M.na(reason)
-  assert(type(reason) == "string" and reason:match("%S"), "experiment.na: a reason is required")
-  return "n/a: " .. reason, "n/a"
-end
-
 --- Add a claim: key (machine name), text (the paper's statement), published (what the paper
--- says or prints), measured (what we find, with the acceptance rule), holds (true/false/"partly"/
--- "n/a", e.g. from M.na).
+-- says or prints), measured (what we find, with the acceptance rule), holds (true/false/"partly",
+-- or M.na(reason): the reason goes into the measured column; a bare "n/a" needs a measured text).
 function Claims:add(key, text, published, measured, holds)
+  if holds == nil and type(measured) == "table" and measured.na then measured, holds = "", measured end
+  measured = measured ~= nil and tostring(measured) or ""
+  if type(holds) == "table" and holds.na then
+    measured = (measured == "" or measured == "—") and ("n/a: " .. holds.na) or (measured .. " — n/a: " .. holds.na)
+  end
+  assert(measured ~= "", "Claims:add: claim '" .. tostring(key) .. "' has no evidence")
   self.rows[#self.rows + 1] = { key = key, text = text, published = tostring(published),
-                                measured = tostring(measured), holds = M.verdict(holds) }
+                                measured = measured, holds = M.verdict(holds) }
   return holds
 end
 

@@ -891,7 +891,8 @@ int kz_dpend_state(const kz_dpend *p, const double *ang, double *y, kz_report *r
  * kz_step_ve; Algorithm 2 for the pendulum is kz_hmm_run with macro = KZ_HMM_VE.
  */
 
-extern const kz_step_type *const kz_step_ve; /* Fredbo's explicit "Stormer-Verlet like" (35), 1 */
+extern const kz_step_type *const kz_step_ve; /* Fredbo's explicit "Stormer-Verlet like" (35), 1;
+                                              * on y = (q, v) drift-kick-drift (= leapfrog), 2 */
 
 /* ---------- Least squares (kz_lsq.c) ------------------------------------------------------- */
 

@@ -43,7 +43,8 @@ static int ve_apply(const kz_sys *s, double t, double h, double *y, const double
 }
 
 const kz_step_type kz_step_ve_type = {
-  "ve", "Fredbo's explicit Stormer-Verlet-like scheme (35) for partitioned u' = f, w' = g", 1, 0,
+  "ve", "Fredbo's explicit Stormer-Verlet-like scheme (35) for partitioned u' = f, w' = g "
+  "(on y = (q, v): drift-kick-drift leapfrog, not velocity Verlet)", 1, 0,
   KZ_NEEDS_RHS, 0, 3, ve_work, ve_apply, NULL,
 };
 const kz_step_type *const kz_step_ve = &kz_step_ve_type;

@@ -149,10 +149,11 @@ function M.check_grid(sc, P, Hs)
 end
 
 --- Run every curve at every H of P.H: curves = list of {name (the legend, e.g. 'HMM-V-v'), macro, micro, mode ('fixed' |
--- 'scaled'), H = optional own list}. eta and h from P.eta_eps, P.h_eps (row 2) or the scaling
--- rule. Returns rows {curve, macro, micro, mode, H, eta_eps, h_eps, error, estimates, micro_steps,
+-- 'scaled'), H = optional own list}. eta and h from P.eta_eps, P.h_per_eps (row 2) or the scaling
+-- rule. Returns rows {curve, macro, micro, mode, H, eta_eps, h_per_eps, error, estimates, micro_steps,
 -- force_evals} in run order, with progress on stderr.
 function M.sweep(sc, P, curves)
+  E.no_repeats(sc, P, { "H", "curves" })
   M.check_grid(sc, P, P.H)
   local model = M.model(P)
   local total = 0
@@ -166,7 +167,7 @@ function M.sweep(sc, P, curves)
       refs[H] = refs[H] or M.reference(model, P, P.T, H)
       local Th, Om, w = M.run(model, P, o)
       rows[#rows + 1] = { curve = c.name, macro = c.macro, micro = c.micro, mode = c.mode, H = H,
-                          eta_eps = o.eta / P.eps, h_eps = o.h / P.eps, error = M.error(Th, Om, refs[H]),
+                          eta_eps = o.eta / P.eps, h_per_eps = P.eps / o.h, error = M.error(Th, Om, refs[H]),
                           estimates = w.macro_steps * (c.macro == "V" and 2 or 1),
                           micro_steps = w.micro_steps, force_evals = w.force_evals }
       sc:progress(string.format("%s H=%s", c.name, M.frac(H)))
@@ -175,7 +176,7 @@ function M.sweep(sc, P, curves)
   return rows
 end
 
-M.curve_columns = { "curve", "macro", "micro", "mode", "H", "eta_eps", "h_eps", "error", "estimates",
+M.curve_columns = { "curve", "macro", "micro", "mode", "H", "eta_eps", "h_per_eps", "error", "estimates",
                     "micro_steps", "force_evals" }
 
 --- The rows of one curve, sorted by decreasing H.
@@ -205,7 +206,7 @@ function M.write_curves(sc, P, rows, curves, guide)
   sc:write_tsv("data/" .. sc.id .. ".tsv", M.curve_columns, rows, {
     string.format("%s: error (3.6) over [0, %g] against the averaged equation (3.2); eps = %g, (Theta0, Omega0) = (%g, %g);",
                   sc.id, P.T, P.eps, P.Theta0, P.Omega0),
-    string.format("kernel %s%s, phase %s, reconstruction %s; eta_eps = eta/eps, h_eps = h/eps; estimates = force estimates (micro windows)",
+    string.format("kernel %s%s, phase %s, reconstruction %s; eta_eps = eta/eps, h_per_eps = eps/h (as the keys); estimates = force estimates (micro windows)",
                   P.kernel, P.kernel_constant > 0 and (" with the printed constant " .. P.kernel_constant) or " (normalised)", P.phase, P.recon) })
   local names = {}
   for i, c in ipairs(curves) do names[i] = c.name end
@@ -241,6 +242,21 @@ function M.curve_params(extra, defaults)
   return t
 end
 
+--- The claim "the same errors as the notes' prototype" of an error-curve scenario: its values are
+-- for the scenario's defaults (the paper's Table 1 settings), so elsewhere the verdict is n/a, as
+-- it is when no prototype value matches a run. Returns the Markdown of M.error_table.
+function M.prototype_claim(cl, sc, P, rows, curves, rtol)
+  local scalars = {}
+  for _, p in ipairs(sc.params) do if type(p[2]) ~= "table" then scalars[#scalars + 1] = p[1] end end
+  local off = E.off_paper(sc, P, scalars)
+  local md, ncell, nok, worst = M.error_table(rows, curves, rtol, off ~= nil)
+  cl:add("prototype", "the same errors as the notes' independent prototype (no values are printed in the paper)",
+         "—", ncell == 0 and "—" or string.format("%d of %d cells within %g %% (largest relative difference %.2g %%)", nok, ncell, 100 * rtol, 100 * worst),
+         (off and E.na("the prototype's values are for the paper's settings: " .. off)) or
+         (ncell == 0 and E.na("no prototype value for the curves and H run")) or nok == ncell)
+  return md
+end
+
 --- The notes' independent prototype values (paper/reference/ste-prototype.tsv; the paper
 -- prints none), keyed "curve|mode|H".
 function M.prototype()
@@ -252,9 +268,10 @@ function M.prototype()
 end
 
 --- Markdown: the error of every curve at every H, each beside the prototype's value where the
--- notes give one; and the agreement (cells, within rtol, the largest relative difference).
-function M.error_table(rows, curves, rtol)
-  local proto = M.prototype()
+-- notes give one (none when `none` is true: a run off the prototype's parameters); and the
+-- agreement (cells, within rtol, the largest relative difference).
+function M.error_table(rows, curves, rtol, none)
+  local proto = none and {} or M.prototype()
   local Hs, seen = {}, {}
   for _, r in ipairs(rows) do if not seen[r.H] then seen[r.H] = true; Hs[#Hs + 1] = r.H end end
   table.sort(Hs, function(a, b) return a > b end)

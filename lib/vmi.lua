@@ -840,7 +840,7 @@ function M.spring_ring_energy(sc, P, compare)
   end
   cl:add("amplitude_decreases", "the amplitude of the energy oscillations decreases as p grows (smaller Δt)",
          "decreases", plist(P.p) .. cells(function(s) return S.sci(s.relerr_first) end) ..
-         " (max abs(E − E₀)/E₀ over the first half; accept: strictly decreasing in p)", decreasing)
+         " (max abs(E − E₀)/E₀ over the first half; accept: strictly decreasing in p)", M.one_p(P) or decreasing)
   if compare then
     local schemes = {}
     for j, sch in ipairs(compare) do schemes[j] = sch end
@@ -964,13 +964,24 @@ M.error_columns = { "q_mac", "p_mac", "q_mic", "p_mic", "qs", "qf", "ps", "pf" }
 -- strictly inside (b + mid, a - mid), which neither a first- nor a second-order curve has.
 M.tol = { order = 0.1, start = 0.25, finish = 0.15, mid = 0.2 }
 
---- Decide one convergence claim c (see convergence_scenario) for one p: holds, the measured value
--- (text) and the rule (text).
+--- An n/a verdict for a claim that compares the runs of several p ("decreases as p grows") when
+-- the run has only one p; nil otherwise.
+function M.one_p(P)
+  if #P.p < 2 then return E.na(string.format("one p (%d): nothing to compare", P.p[1])) end
+end
+
+--- Decide one convergence claim c (see convergence_scenario) for one p: holds (or
+-- experiment.na(reason) when the run has too few dT for it: an order needs two, a transition
+-- three, i.e. two local slopes), the measured value (text) and the rule (text). fit: the number
+-- of smallest dT of the fitted orders (at most the dT given).
 function M.decide(rows, p, c, fit)
+  local ndT = #rows_of(rows, p)
+  fit = math.min(fit, ndT)
   if c.kind == "order" then
+    local rule = string.format("least-squares slope over the %d smallest ΔT within %g ± %g", fit, c.order, M.tol.order)
+    if fit < 2 then return E.na("one ΔT: no slope"), "—", rule end
     local s = M.fit_order(rows, p, c.col, fit)
-    return math.abs(s - c.order) <= M.tol.order, string.format("%.3f", s),
-           string.format("least-squares slope over the %d smallest ΔT within %g ± %g", fit, c.order, M.tol.order)
+    return math.abs(s - c.order) <= M.tol.order, string.format("%.3f", s), rule
   end
   if c.kind == "ratio" then
     local sel, lo, hi = rows_of(rows, p), math.huge, -math.huge
@@ -984,11 +995,20 @@ function M.decide(rows, p, c, fit)
   local sl = M.local_slopes(rows, p, c.col)
   local txt = {}
   for i, v in ipairs(sl) do txt[i] = string.format("%.2f", v) end
-  local start = -math.huge
-  for i = 1, math.max(1, math.floor(#sl / 2)) do start = math.max(start, sl[i]) end
-  local ok = #sl >= 2 and math.abs(start - c.from) <= M.tol.start and math.abs(sl[#sl] - c.to) <= M.tol.finish
   local rule = string.format("local slopes: the largest over the larger-ΔT half within %g ± %g, the last within %g ± %g",
                              c.from, M.tol.start, c.to, M.tol.finish)
+  if c.kind == "between" then
+    rule = rule .. string.format(", and two consecutive ones in (%g, %g)", c.to + M.tol.mid, c.from - M.tol.mid)
+  elseif c.kind ~= "transition" then
+    error("vmi.decide: unknown claim kind '" .. tostring(c.kind) .. "'", 2)
+  end
+  if #sl < 2 then
+    return E.na(string.format("%d ΔT give %d local slope%s: a transition needs two", ndT, #sl, #sl == 1 and "" or "s")),
+           #txt > 0 and table.concat(txt, " ") or "—", rule
+  end
+  local start = -math.huge
+  for i = 1, math.max(1, math.floor(#sl / 2)) do start = math.max(start, sl[i]) end
+  local ok = math.abs(start - c.from) <= M.tol.start and math.abs(sl[#sl] - c.to) <= M.tol.finish
   if c.kind == "between" then
     local run, best = 0, 0
     for _, v in ipairs(sl) do
@@ -996,9 +1016,6 @@ function M.decide(rows, p, c, fit)
       best = math.max(best, run)
     end
     ok = ok and best >= 2
-    rule = rule .. string.format(", and two consecutive ones in (%g, %g)", c.to + M.tol.mid, c.from - M.tol.mid)
-  elseif c.kind ~= "transition" then
-    error("vmi.decide: unknown claim kind '" .. tostring(c.kind) .. "'", 2)
   end
   return ok, table.concat(txt, " "), rule
 end
@@ -1042,13 +1059,12 @@ function M.convergence_check(sc, P)
       end
     end
   end
-  if #P.dT < 3 then sc:fail("parameter 'dT': at least three macro steps are needed for local slopes") end
+  E.no_repeats(sc, P, { "dT", "p" })
   local dmin, pmax = math.huge, 0
   for _, dT in ipairs(P.dT) do dmin = math.min(dmin, dT) end
   for _, p in ipairs(P.p) do pmax = math.max(pmax, p) end
   M.check_nodes(sc, P.T / P.href * 36, M.max_states * 36, "parameters 'T', 'href'", "reference numbers (T/href rows of up to 36)")
   M.check_nodes(sc, P.T / dmin * pmax, M.max_states, "parameters 'T', 'dT', 'p'", "micro nodes T p/dT")
-  if P.fit > #P.dT then sc:fail(string.format("parameter 'fit': %d is more than the %d macro steps given", P.fit, #P.dT)) end
 end
 
 --- Run a convergence scenario: problem ("FPU", "SR"), scheme, claims and the figure's kind
@@ -1075,12 +1091,14 @@ function M.convergence_scenario(sc, P, problem, scheme, claims, figkind)
     local sel = rows_of(rows, p)
     for i = 2, #sel do slopes[#slopes + 1] = { p = p, dT_hi = sel[i - 1].dT, dT_lo = sel[i].dT } end
     local base = #slopes - (#sel - 1)
+    local fit = math.min(P.fit, #sel) -- the fitted order over at most the dT given; none from one dT
     for _, c in ipairs(M.error_columns) do
       local sl = M.local_slopes(rows, p, c)
       for i, v in ipairs(sl) do slopes[base + i][c] = v end
-      local start = -math.huge
-      for i = 1, math.max(1, math.floor(#sl / 2)) do start = math.max(start, sl[i]) end
-      fits[#fits + 1] = { p = p, column = c, order = M.fit_order(rows, p, c, P.fit), start = start, last = sl[#sl] }
+      local start = #sl > 0 and -math.huge or "—"
+      for i = 1, #sl > 0 and math.max(1, math.floor(#sl / 2)) or 0 do start = math.max(start, sl[i]) end
+      fits[#fits + 1] = { p = p, column = c, order = fit >= 2 and M.fit_order(rows, p, c, fit) or "—", start = start,
+                          last = sl[#sl] or "—" }
     end
   end
   local scols = { "p", "dT_hi", "dT_lo" }
@@ -1088,17 +1106,19 @@ function M.convergence_scenario(sc, P, problem, scheme, claims, figkind)
   sc:write_tsv("data/" .. sc.id .. "-slopes.tsv", scols, slopes,
                { "local slopes log(e(dT_hi)/e(dT_lo)) / log(dT_hi/dT_lo) of every error between consecutive dT" })
   sc:write_tsv("tables/" .. sc.id .. ".tsv", { "p", "column", "order", "start", "last" }, fits,
-               { string.format("order: least-squares slope of log(error) against log(dT) over the %d smallest dT;", P.fit),
+               { string.format("order: least-squares slope of log(error) against log(dT) over the %d smallest dT;", math.min(P.fit, #P.dT)),
                  "start: largest local slope over the larger-dT half of the range; last: the local slope at the smallest dT" })
 
   local cl = E.claims(sc)
   for _, c in ipairs(claims) do
-    local ok, cells, rule = true, {}, nil
+    local ok, cells, rule, na = true, {}, nil, nil
     for _, p in ipairs(P.p) do
       local h, txt, r = M.decide(rows, p, c, P.fit)
-      ok, rule = ok and h, r
+      if E.is_na(h) then na = na or h else ok = ok and h end
+      rule = r
       cells[#cells + 1] = string.format("p = %d: %s", p, txt)
     end
+    ok = na or ok
     cl:add(c[1], c[2], c.published or (c.kind == "order" and ("order " .. c.order) or
            c.kind == "ratio" and "equal" or string.format("%g → %g", c.from, c.to)),
            table.concat(cells, "; ") .. " (" .. rule .. ")", ok)

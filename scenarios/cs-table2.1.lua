@@ -47,6 +47,7 @@ local sc = S.new {
   end,
 }
 local P = sc:parse(arg)
+require("experiment").no_repeats(sc, P, { "phase_shifts" })
 
 local rows = cs.run(sc, P, { preset = "cs1", kernel = "exponential", periods = P.periods,
                              half_window = false })

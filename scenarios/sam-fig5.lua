@@ -60,6 +60,7 @@ local sc = S.new {
   end,
 }
 local P = sc:parse(arg)
+E.no_repeats(sc, P, { "eps" })
 local y0 = { 0.5, 0.5 }
 
 -- The runs --------------------------------------------------------------------------------------

@@ -43,9 +43,22 @@
 --   at the stage time gives errors ≈ 0.4–0.5, notes), and use no macro multipliers.
 -- - *Work:* micro-steps only, as in the paper (6Nn for SAM: three field evaluations of 2n steps per
 --   macro step). Newton iterations and constraint solves are counted too (detail data), not plotted.
+-- - *Baseline:* a solution frozen at q₁(0) = 0.5 misses q₁(t_end) by 0.40 (ε = 10⁻⁴) and 0.47
+--   (10⁻⁶): the n = 4 errors (≈ 0.26) are about half of that, so the coarsest points carry little.
+-- - *Conventional errors across ε:* the paper's "the errors do not vary" fails: at equal n the
+--   ratios ε = 10⁻⁶ over 10⁻⁴ are 1.13, 0.55, 0.38, 0.24, one of four within ×1.5; the solution
+--   itself moves with ε (q₁(t_end) = 0.1017 against 0.0306), so the error constants differ.
+-- - *Keys:* `stepper` sets the micro-solver of SAM and the conventional integrator (HERK3, or
+--   SHAKE/RATTLE, constrained Verlet of order 2); the macro-solver stays HERK3, the registry's only
+--   constrained stepper for the first-order GGL form. `conventional=off` skips the circles;
+--   `eps_text=` and `order_n=` empty their lists; `nodes` writes SAM's angles and rates at every
+--   macro node of the top panel's largest n (data/sam-fig6-nodes.tsv). A claim about the paper's
+--   ε = 10⁻⁴/10⁻⁶, a printed number (796, 4776n, 100) or HERK3 is decided only where the run
+--   meets that premise; elsewhere it says n/a with the reason beside what was measured.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
+local E = require "experiment"
 local D = require "dpend"
 local claims = require "dpend_claims"
 local pi = math.pi
@@ -60,8 +73,13 @@ local sc = S.new {
     { "eps_bottom", 1e-6, "", "eps of the bottom panel", positive = true },
     { "H_bottom", { pi / 625, pi / 1250, pi / 2500, pi / 5000 }, "s", "SAM macro steps of the bottom panel (list)", positive = true },
     { "t_end", 199 * pi / 625, "s", "end time: 796 steps of pi/2500, a stroboscopic time", positive = true },
-    { "eps_text", { 1e-8 }, "", "eps of the text-only check: SAM alone (list)", positive = true },
-    { "order_n", { 128, 256 }, "", "finer n of conventional runs at the first eps: the order of HERK3 (list)", positive = true, integer = true },
+    { "eps_text", { 1e-8 }, "", "eps of the text-only check: SAM alone (list; 'eps_text=' for none)", positive = true, optional = true },
+    { "order_n", { 128, 256 }, "", "finer n of conventional runs at the first eps: the order of the stepper (list; 'order_n=' for none)",
+      positive = true, integer = true, optional = true },
+    { "stepper", "herk3", "", "micro-solver of SAM and the conventional integrator (HERK3 (45)-(48); SHAKE, RATTLE: constrained Verlet); "
+      .. "the macro-solver is HERK3, the registry's only constrained stepper for the first-order GGL form", choices = { "herk3", "shake", "rattle" } },
+    { "conventional", "on", "", "the conventional integrations (circles of the figure): on or off", choices = { "on", "off" } },
+    { "nodes", "on", "", "write every macro node of the top panel's SAM runs at the largest n (data/sam-fig6-nodes.tsv)", choices = { "on", "off" } },
     { "diff", "central2", "", "SAM difference formula: (25) or the 5-point (26)", choices = { "central2", "central4" } },
     { "ref_m", 64, "", "direct reference: RK4 steps per period (and twice that, Richardson)", positive = true, integer = true },
     { "ref_direct_min", 1e-6, "", "smallest eps of the direct reference (below it: the averaged angle ODE)", positive = true },
@@ -89,8 +107,10 @@ local sc = S.new {
     return n, "force evaluations"
   end,
 }
-local P = sc:parse(arg)
-P.stepper = "herk3"
+local argv, empty = E.optional(sc, arg)
+local P = E.emptied(sc:parse(argv), empty)
+E.no_repeats(sc, P, { "eps", "n", "H_bottom", "eps_text", "order_n" })
+local conv = P.conventional == "on"
 
 local function steps(H)
   local N = D.whole(P.t_end, H)
@@ -120,45 +140,65 @@ end
 
 -- The sweep (a run shared by both panels is made once) ---------------------------------------------
 local memo = {}
+local nmax = math.max(unpack(P.n))
 local function run(method, e, N, n)
   local key = string.format("%s/%g/%d/%d", method, e, N, n)
   if not memo[key] then
     local model = setup(e)
-    memo[key] = method == "SAM" and D.sam_row(model, P, N, n, refs[e]) or D.conv_row(model, P, n, refs[e])
+    local nodes = P.nodes == "on" and N == Ntop and n == nmax and method == "SAM"
+    memo[key] = method == "SAM" and D.sam_row(model, P, N, n, refs[e], nodes) or D.conv_row(model, P, n, refs[e])
     sc:progress()
   end
   return memo[key]
 end
-sc:progress_start(#P.eps * #P.n * 2 + #P.n * (#P.H_bottom + 1) + #P.eps_text * #P.n + #P.order_n, sc.id)
+local nconv = conv and 1 or 0
+sc:progress_start(#P.eps * #P.n * (1 + nconv) + #P.n * (#P.H_bottom + nconv) + #P.eps_text * #P.n + nconv * #P.order_n, sc.id)
 local top, bottom, text, order = {}, {}, {}, {}
 for _, e in ipairs(P.eps) do
-  for _, n in ipairs(P.n) do top[#top + 1] = run("conventional", e, 0, n) end
+  if conv then for _, n in ipairs(P.n) do top[#top + 1] = run("conventional", e, 0, n) end end
   for _, n in ipairs(P.n) do top[#top + 1] = run("SAM", e, Ntop, n) end
 end
-for _, n in ipairs(P.n) do bottom[#bottom + 1] = run("conventional", P.eps_bottom, 0, n) end
+if conv then for _, n in ipairs(P.n) do bottom[#bottom + 1] = run("conventional", P.eps_bottom, 0, n) end end
 for _, H in ipairs(P.H_bottom) do
   for _, n in ipairs(P.n) do bottom[#bottom + 1] = run("SAM", P.eps_bottom, steps(H), n) end
 end
 for _, e in ipairs(P.eps_text) do
   for _, n in ipairs(P.n) do text[#text + 1] = run("SAM", e, Ntop, n) end
 end
-for _, n in ipairs(P.order_n) do order[#order + 1] = run("conventional", P.eps[1], 0, n) end
+if conv then for _, n in ipairs(P.order_n) do order[#order + 1] = run("conventional", P.eps[1], 0, n) end end
 
 -- Outputs ------------------------------------------------------------------------------------------
+local SN = ({ herk3 = "HERK3", shake = "SHAKE", rattle = "RATTLE" })[P.stepper]
 local cols = { "method", "eps", "N", "n", "work", "error" }
-local head = "error = |q1(t_end) - q1_ref(t_end)|, t_end = " .. S.fmt(P.t_end) .. "; work = HERK3 micro-steps; N = 0 marks the conventional run"
-sc:write_tsv("data/sam-fig6-top.tsv", cols, top, { "sam-fig6 top: SAM with H = " .. S.fmt(P.H) .. " and conventional HERK3", head })
-sc:write_tsv("data/sam-fig6-bottom.tsv", cols, bottom, { "sam-fig6 bottom: eps = " .. S.fmt(P.eps_bottom) .. ", SAM for each H and conventional HERK3", head })
+local head = "error = |q1(t_end) - q1_ref(t_end)|, t_end = " .. S.fmt(P.t_end) .. "; work = " .. SN .. " micro-steps; N = 0 marks the conventional run"
+sc:write_tsv("data/sam-fig6-top.tsv", cols, top, { "sam-fig6 top: SAM with H = " .. S.fmt(P.H) .. (conv and (" and conventional " .. SN) or ""), head })
+sc:write_tsv("data/sam-fig6-bottom.tsv", cols, bottom, { "sam-fig6 bottom: eps = " .. S.fmt(P.eps_bottom) .. ", SAM for each H" .. (conv and (" and conventional " .. SN) or ""), head })
 local detail = {}
 for _, part in ipairs { { "top", top }, { "bottom", bottom }, { "text", text }, { "order", order } } do
   for _, r in ipairs(part[2]) do
+    local ref
+    for e, x in pairs(refs) do if math.abs(e / r.eps - 1) < 1e-12 then ref = x end end
     detail[#detail + 1] = { panel = part[1], method = r.method, eps = r.eps, N = r.N, n = r.n, work = r.work, error = r.error,
-                            error_q2 = r.error_q2, res_g = r.res_g, res_v = r.res_v, newton = r.newton, solves = r.solves }
+                            error_q2 = r.error_q2, q1 = r.q1, q2 = r.q2, dq1 = r.dq1, dq2 = r.dq2, q1_ref = ref.q1, q2_ref = ref.q2,
+                            res_g = r.res_g, res_v = r.res_v, newton = r.newton, solves = r.solves }
   end
 end
-sc:write_tsv("data/sam-fig6-detail.tsv", { "panel", "method", "eps", "N", "n", "work", "error", "error_q2", "res_g", "res_v", "newton", "solves" },
-  detail, { "sam-fig6: every run; error_q2 in q2 = atan2(x2 - x1, y2 - y1); res_g = max |g_i|/l_i^2, res_v = max |(G u)_i|/(2 (l1 + l2) max |u|)",
-            "at t_end; newton = Newton updates, solves = position solves (micro and macro)" })
+sc:write_tsv("data/sam-fig6-detail.tsv", { "panel", "method", "eps", "N", "n", "work", "error", "error_q2", "q1", "q2", "dq1", "dq2",
+                                           "q1_ref", "q2_ref", "res_g", "res_v", "newton", "solves" },
+  detail, { "sam-fig6: every run at t_end; q1 = atan2(x1, y1), q2 = atan2(x2 - x1, y2 - y1) [rad] (signed), dq1, dq2 their rates [rad/s];",
+            "q1_ref, q2_ref the reference (data/sam-fig6-reference.tsv); error = |q1 - q1_ref|, error_q2 = |q2 - q2_ref|;",
+            "res_g = max |g_i|/l_i^2, res_v = max |(G u)_i|/(2 (l1 + l2) max |u|); newton = Newton updates, solves = position solves (micro and macro)" })
+local nrows = {}
+for _, r in ipairs(top) do
+  for _, x in ipairs(r.nodes or {}) do
+    nrows[#nrows + 1] = { eps = r.eps, N = r.N, n = r.n, t = x.t, q1 = x.q1, q2 = x.q2, dq1 = x.dq1, dq2 = x.dq2 }
+  end
+end
+if #nrows > 0 then
+  sc:write_tsv("data/sam-fig6-nodes.tsv", { "eps", "N", "n", "t", "q1", "q2", "dq1", "dq2" }, nrows,
+    { string.format("sam-fig6: the SAM macro states of the top panel (H = %s, n = %d) at every macro node t_k = k H: the angles q1, q2 [rad]", S.fmt(P.H), nmax),
+      "and their rates dq1, dq2 [rad/s] of the averaged (stroboscopic) solution SAM computes" })
+end
 local rrows = {}
 local es = {}
 for e in pairs(models) do es[#es + 1] = e end
@@ -181,7 +221,10 @@ for _, part in ipairs { { "top", top }, { "bottom", bottom }, { "text", text } }
     end
   end
 end
-sc:write_text("tables/sam-fig6-errors.md", "Errors at t_end (reference: " .. (refs[P.eps[#P.eps]].kind) .. " Lagrangian ODE; see the data).\n\n" ..
+local base = {}
+for _, e in ipairs(es) do base[#base + 1] = string.format("%s at ε = %s", S.sci(math.abs(P.q1 - refs[e].q1)), S.fmt(e)) end
+sc:write_text("tables/sam-fig6-errors.md", "Errors at t_end (reference: " .. (refs[P.eps[#P.eps]].kind) .. " Lagrangian ODE; see the data). " ..
+  "The trivial baseline, a solution that stays at the initial angle q₁ = " .. S.fmt(P.q1) .. ", errs by " .. table.concat(base, ", ") .. ".\n\n" ..
   S.md_table({ "panel", "method", "ε", "N", "n", "work", "error q₁", "error q₂" }, trows))
 local cl = claims.fig6(sc, P, top, bottom, refs, text, order)
 cl:write("Ratios and crossover use the errors at t_end; the crossover compares SAM's work with the work the conventional "
@@ -189,4 +232,5 @@ cl:write("Ratios and crossover use the errors at t_end; the crossover compares S
 local function words(t) local o = {} for i, x in ipairs(t) do o[i] = S.fmt(x) end return table.concat(o, " ") end
 local Nb = {}
 for i, H in ipairs(P.H_bottom) do Nb[i] = steps(H) end
-sc:figure("sam-fig6", { eps = words(P.eps), Ntop = Ntop, eps_bottom = P.eps_bottom, Nbottom = words(Nb), t_end = P.t_end })
+sc:figure("sam-fig6", { eps = words(P.eps), Ntop = Ntop, eps_bottom = P.eps_bottom, Nbottom = words(Nb), t_end = P.t_end,
+                        conv = conv and 1 or 0, stepper = SN })

@@ -42,6 +42,7 @@ local sc = S.new {
   end,
 }
 local P = sc:parse(arg)
+E.no_repeats(sc, P, { "k" })
 local model = ste.model(P)
 local pi = math.pi
 
@@ -96,21 +97,35 @@ sc:figure("ste-constants", { E0 = E0, theta_s = theta_s, theta_max = theta_max }
 
 -- claims --------------------------------------------------------------------------------------------
 local cl = E.claims(sc)
+-- the paper's (and the notes') numbers are for Table 1's pendulum; elsewhere they are not compared
+local off_pend = E.off_paper(sc, P, { "g", "l", "Theta0", "Omega0" })
+local off_run = E.off_paper(sc, P, { "g", "l", "Theta0", "Omega0", "eps", "T" })
+local turning = math.abs(amp - theta_s) < 1e-4 -- the reference reaches the turning point V(theta_s) = E0
 cl:add("theta_max", "θ_max = arccos(gl/⟨V²⟩) ≈ 1.16 (stability g l < ⟨V²⟩)", "≈ 1.16",
-       string.format("%.6f (notes: 1.164963)", theta_max), math.abs(theta_max - 1.164963) < 1e-6)
+       string.format("%.6f (notes: 1.164963)", theta_max), off_pend and E.na(off_pend) or math.abs(theta_max - 1.164963) < 1e-6)
 cl:add("theta_s", "the pendulum sweeps θ_s ≈ 0.23 (printed θ_8)", "≈ 0.23",
-       string.format("%.7f (notes: 0.2315154); max abs(Θ) of the reference %.5f", theta_s, amp),
-       math.abs(theta_s - 0.2315154) < 1e-6 and math.abs(amp - theta_s) < 1e-4)
-cl:add("E_y", "‖x′‖ ≤ E_y = √(2(E₀ − g)/l) ∼ O(1)", "O(1)", string.format("%.6f (E₀ = %.6f)", Ey, E0), math.abs(Ey - 0.4) < 1e-9)
-cl:add("v2", "⟨v²⟩ = 1/(8π²l²)", "—", string.format("%.4f", v2), math.abs(v2 - 5.0661) < 1e-4)
+       string.format("%.7f (notes: 0.2315154); max abs(Θ) of the reference %.5f%s", theta_s, amp,
+                     off_pend and (" (accept: equal to θ_s within 1e-4; the printed 0.23 is for Table 1's pendulum, not compared: " .. off_pend .. ")") or ""),
+       turning and (off_pend ~= nil or math.abs(theta_s - 0.2315154) < 1e-6))
+cl:add("E_y", "‖x′‖ ≤ E_y = √(2(E₀ − g)/l) ∼ O(1)", "O(1)", string.format("%.6f (E₀ = %.6f%s)", Ey, E0, off_pend and "; accept 0.1–10" or ""),
+       off_pend and (Ey >= 0.1 and Ey <= 10) or math.abs(Ey - 0.4) < 1e-9)
+-- <v^2> as the averaged force (3.2) of the library carries it: F(x) = g sin x / l - <v^2> sin x cos x
+local xv = 0.3
+local v2model = (P.g * math.sin(xv) / P.l - model.averaged_force(xv)) / (math.sin(xv) * math.cos(xv))
+cl:add("v2", "⟨v²⟩ = 1/(8π²l²)", "—", string.format("%.4f; in the averaged force (3.2) of the model %.10g (accept relative 1e-12%s)", v2, v2model,
+       off_pend and "" or "; notes 5.0661"),
+       math.abs(v2model / v2 - 1) <= 1e-12 and (off_pend ~= nil or math.abs(v2 - 5.0661) < 1e-4))
 cl:add("three_oscillations", "[0, 12] corresponds to roughly three oscillations on the macroscale", "roughly three",
-       string.format("mean period %.5f s (linearised %.4f s): %.2f periods in [0, 12]", period, 2 * pi / wlin, 12 / period),
-       12 / period > 2.5 and 12 / period < 3.5 and math.abs(period - 3.66153) < 1e-3)
+       string.format("mean period %.8f s (linearised %.6f s): %.2f periods in [0, 12]", period, 2 * pi / wlin, 12 / period),
+       off_pend and E.na("the paper's statement is about Table 1's pendulum: " .. off_pend) or
+       (12 / period > 2.5 and 12 / period < 3.5 and math.abs(period - 3.66153) < 1e-3))
 cl:add("six_orders", "six orders of magnitude separate the slow and the fast period", "10⁶",
-       string.format("%.4g / %g = %.3g", period, P.eps, period / P.eps), math.abs(math.log10(period / P.eps) - 6) < 1)
+       string.format("%.4g / %g = %.3g", period, P.eps, period / P.eps),
+       off_run and E.na("the paper's ε = 10^-6 with Table 1's pendulum: " .. off_run) or math.abs(math.log10(period / P.eps) - 6) < 1)
 cl:add("reference_end", "the averaged solution at t = 50 (notes A-ref: (0.192305, 0.220644))", "—",
        string.format("(%.6f, %.6f)", ref[1][#ref[1]], ref[2][#ref[2]]),
-       math.abs(ref[1][#ref[1]] - 0.192305) < 1e-5 and math.abs(ref[2][#ref[2]] - 0.220644) < 1e-5)
+       off_run and E.na("the notes' values are for Table 1's pendulum at t = 50: " .. off_run) or
+       (math.abs(ref[1][#ref[1]] - 0.192305) < 1e-5 and math.abs(ref[2][#ref[2]] - 0.220644) < 1e-5))
 cl:add("reference_energy", "(3.2) conserves l Ω²/2 + V(Θ)", "conserved",
        string.format("max drift %.2e over [0, %g] (grid every %g s; accept ≤ 1e-10)", drift, P.T, P.dt), drift <= 1e-10)
 cl:add("kernel_constant", "K of (3.5) has unit mass with the constant 422.11", "422.11",
@@ -129,5 +144,23 @@ for _, k in ipairs(P.k) do
 end
 cl:add("kernel_transform", "K ∈ C^∞: the kernel error K̂(2πη/ε) decays faster than any power", "super-algebraic",
        table.concat(kcells, "; ") .. " (notes: 3.97e-3, 3.63e-5, 2.25e-7, −2.5e-12, round-off; accept 2 %)", kok)
+local crossings = select(2, ste.period(ref[1], P.dt))
+sc:write_tsv("data/ste-constants-values.tsv", { "name", "value", "what" }, {
+  { "theta_max", theta_max, "arccos(8 pi^2 g l): the non-zero critical point of V [rad]" },
+  { "E0", E0, "l Omega0^2/2 + V(Theta0)" },
+  { "theta_s", theta_s, "V(theta_s) = E0 by bisection [rad]" },
+  { "amplitude", amp, "max |Theta| of the reference on [0, T] [rad]" },
+  { "E_y", Ey, "sqrt(2 (E0 - g)/l) [rad/s]" },
+  { "v2", v2, "<v^2> = 1/(8 pi^2 l^2)" },
+  { "v2_model", v2model, "<v^2> as the library's averaged force carries it, at x = 0.3" },
+  { "period", period, "mean slow period from the upward zero crossings of the reference [s]" },
+  { "crossings", #crossings, "upward zero crossings used" },
+  { "period_linear", 2 * pi / wlin, "2 pi / sqrt((1/(8 pi^2 l) - g)/l) [s]" },
+  { "reference_Theta_T", ref[1][#ref[1]], "the reference at t = T" },
+  { "reference_Omega_T", ref[2][#ref[2]], "the reference at t = T" },
+  { "energy_drift", drift, "max |energy - E0| on the grid" },
+  { "kernel_normaliser", normaliser, "exact normaliser of (3.5) in u (the printed 422.11)" },
+  { "kernel_m2", m2, "int K u^2 du [eta^2]" },
+}, { "ste-constants: the scalar values of the claims table, at full precision" })
 cl:write(string.format("Effective potential: V(0) = %.4f, V(θ_max) = %.6f, E₀ = %.4f. Linearised slow frequency %.4f s⁻¹.",
                        model.potential(0), model.potential(theta_max), E0, wlin))

@@ -55,7 +55,7 @@ local sc = S.new {
     { "periods", 40, "", "window eta = periods * 2 pi / omega", positive = true },
     { "steps_per_period", 15, "", "micro step h = 2 pi / (steps_per_period omega)", integer = true, min = 1 },
     { "macro", "VE", "", "macro scheme of the general HMM", choices = kz.hmm_macros.names },
-    { "micro", "verlet", "", "micro stepper ('ve' of the pendulum = velocity Verlet)", choices = kz.steppers.names },
+    { "micro", "verlet", "", "micro stepper (verlet = velocity Verlet, kick-drift-kick, the thesis's; ve = Fredbo's (35), which on the pendulum's (q, v) is drift-kick-drift, the same steps as leapfrog)", choices = kz.steppers.names },
     { "kernel", "exponential", "", "kernel (K^exp(1) = exponential)", choices = kz.kernels.names },
     { "phase", "exact", "", "phase of the micro-integration (absolute time)", choices = kz.phases.names },
     { "ref_h", 1e-4, "s", "largest RK4 step of the reference solution of (13)", positive = true },

@@ -98,7 +98,7 @@ for _, sch in ipairs(P.schemes) do
   cells[#cells + 1] = sch .. ": " .. table.concat(c, " / ")
 end
 cl:add("newton_total_falls", "the total number of Newton iterations decreases with p (fewer macro steps)", "decreasing",
-       V.plist(P.p) .. table.concat(cells, "; ") .. " (accept: strictly decreasing in p for every scheme)", falls)
+       V.plist(P.p) .. table.concat(cells, "; ") .. " (accept: strictly decreasing in p for every scheme)", V.one_p(P) or falls)
 local top = P.stab_p[1]
 local stable, said, others = true, {}, {}
 for _, s in ipairs(summary) do

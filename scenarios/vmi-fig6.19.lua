@@ -120,7 +120,8 @@ cl:add("t_jacobi_linear", "t_Jacobi, the Jacobian's cost per macro step, increas
                      "exactly (n_V + n_W) p%s (accept: exponent within 1 ± 0.15 for every scheme)",
                      tostring(fits[1].pmin), tostring(fits[1].pmax), pr0, table.concat(cells, ", "),
                      #others > 0 and ("; other guesses: " .. table.concat(others, ", ")) or ""),
-       ok or "partly")
+       (fits[1].pmin == fits[1].pmax or fits[1].pmin == "-") and E.na(string.format("fewer than two p ≥ fit_pmin = %g: no exponent", P.fit_pmin))
+       or ok or "partly")
 cl:write(nil, sc.id .. "-claims")
 sc:figure(sc.id, { id = sc.id, schemes = P.schemes, predictors = P.predictors,
                    title = string.format("%s, Δt = %g, t_N = %g: work per macro step", V.describe(model), P.dt, P.T) })

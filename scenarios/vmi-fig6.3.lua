@@ -42,9 +42,9 @@ V.fpu_exchange(sc, P, "exchange", function(cl, summary, cells)
   end
   cl:add("amplitude_same", "for midpoint-midpoint the amplitude of the oscillations of I is not changing with p",
          "not changing", V.plist(P.p) .. cells(function(s) return string.format("%.3f", s.I_spread) end) ..
-         " (range of I; accept: ratio to the first p within [0.5, 2])", same)
+         " (range of I; accept: ratio to the first p within [0.5, 2])", V.one_p(P) or same)
   cl:add("exchange_faster", "the rate of the energy exchange increases with p (as single-rate midpoint with a smaller step)",
          "increasing", V.plist(P.p) .. cells(function(s) return string.format("%.3f", s.I1_mean_end) end) ..
          "; first time I₂ > 0.3: " .. cells(function(s) return s.t_I2_first < 0 and "never" or string.format("%.1f", s.t_I2_first) end) ..
-         " (mean of I₁ over the last 5 % of the run; accept: strictly decreasing in p)", faster)
+         " (mean of I₁ over the last 5 % of the run; accept: strictly decreasing in p)", V.one_p(P) or faster)
 end)

@@ -52,5 +52,5 @@ V.fpu_exchange(sc, P, "return", function(cl, summary, cells)
          " (start of the window of smallest E₂ after its first peak, and E₂ there; accept: within 20 of 150, E₂ < 0.05)", near150)
   cl:add("amplitude_decreases", "the amplitude of the oscillations of I decreases as p grows (smaller Δt)", "decreases",
          V.plist(P.p) .. cells(function(s) return string.format("[%.3f, %.3f]", s.I_min, s.I_max) end) ..
-         " (range of I; accept: strictly shrinking in p)", shrinks)
+         " (range of I; accept: strictly shrinking in p)", V.one_p(P) or shrinks)
 end)

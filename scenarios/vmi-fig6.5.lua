@@ -67,10 +67,10 @@ V.fpu_exchange(sc, P, "return", function(cl, summary, cells)
     end
   end
   cl:add("I2_zero_later", "the time at which I₂ is zero changes enormously with p: later for larger p", "later with p",
-         V.plist(P.p) .. cells(function(s) return string.format("%g", s.t_I2_return) end) .. " (accept: non-decreasing in p)", later)
+         V.plist(P.p) .. cells(function(s) return string.format("%g", s.t_I2_return) end) .. " (accept: non-decreasing in p)", V.one_p(P) or later)
   cl:add("amplitude_decreases", "the amplitude of the oscillations of I decreases as p grows (smaller Δt)", "decreases",
          V.plist(P.p) .. cells(function(s) return string.format("[%.3f, %.3f]", s.I_min, s.I_max) end) ..
-         " (range of I; accept: strictly shrinking in p)", shrinks)
+         " (range of I; accept: strictly shrinking in p)", V.one_p(P) or shrinks)
 
   -- "linear stability requires dT omega < 2, thus dT < 0.04": the implemented scheme at p = 1.
   if P.scheme == "TT" then

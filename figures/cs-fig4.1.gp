@@ -13,6 +13,8 @@ nH = words(Hs)
 nW = words(omegas)
 nM = words(methods)
 nR = words(refomegas)
+# the i-th reference frequency (gnuplot parses an empty loop's body once: keep it numeric)
+rw(i) = (i <= nR ? real(word(refomegas, i)) : 1)
 is(x, y) = abs(x / y - 1) < 1e-9
 run(m, H, w, c) = (strcol('method') eq m && is(column('H'), H) && is(column('omega'), w)) ? column(c) : NaN
 avg(c) = (strcol('ref') eq 'averaged') ? column(c) : NaN
@@ -34,12 +36,12 @@ do for [iq = 1:4] {
       plot for [im = 1:nM] for [iw = 1:nW] f using 't':(run(word(methods, im), H, real(word(omegas, iw)), c)) \
              with lines ls iw dt im lw (im == 1 ? 2.6 - 0.6 * (iw - 1) : 1.0) title (last ? word(methods, im).' '.wlabel(real(word(omegas, iw))) : ''), \
            fr using 't':(avg(c)) with lines ls 10 lw 1.6 title (last ? 'averaged ω → ∞ (angle ODE)' : ''), \
-           for [ir = 1:nR] fr using 't':(dir(real(word(refomegas, ir)), c)) with lines ls 9 lw 0.8 title (last ? 'direct, '.wlabel(real(word(refomegas, ir))) : '')
+           for [ir = 1:nR] fr using 't':(dir(rw(ir), c)) with lines ls 9 lw 0.8 title (last ? 'direct, '.wlabel(rw(ir)) : '')
     } else {
       plot for [im = 1:nM] for [iw = 1:nW] fl using 't':(run(word(methods, im), H, real(word(omegas, iw)), c)) \
              with lines ls iw dt im lw (im == 1 ? 2.6 - 0.6 * (iw - 1) : 1.0) title (last ? word(methods, im).' '.wlabel(real(word(omegas, iw))) : ''), \
            NaN with lines ls 10 lw 1.6 title (last ? 'averaged ω → ∞ (angle ODE)' : ''), \
-           for [ir = 1:nR] NaN with lines ls 9 lw 0.8 title (last ? 'direct, '.wlabel(real(word(refomegas, ir))) : '')
+           for [ir = 1:nR] NaN with lines ls 9 lw 0.8 title (last ? 'direct, '.wlabel(rw(ir)) : '')
     }
   }
 }

@@ -56,8 +56,16 @@ function M.ste_reference(P, T, H) return M.grid(T, H, P.ref_dt) end
 --- Figure 3.1: the reference and the runs HMM-FE-y and HMM-IFE-y.
 function M.ste_fig31(P)
   local eta, h = P.eta_eps * P.eps, P.eps / P.h_per_eps
-  return M.ste_reference(P, P.T, P.H) + ste_run(P, "FE", P.micro, P.H, eta, h) + ste_run(P, "IFE", P.micro, P.H, eta, h),
-         "force evaluations"
+  local n = M.ste_reference(P, P.T, P.H)
+  -- the HMM runs with the micro-stepper, and again with the control micro-stepper
+  for _, m in ipairs(P.control ~= P.micro and { P.micro, P.control } or { P.micro }) do
+    n = n + ste_run(P, "FE", m, P.H, eta, h) + ste_run(P, "IFE", m, P.H, eta, h)
+  end
+  -- the traditional methods: each stepper directly on (1.1) with h = eps/h_per_eps, over [0, T]
+  for _, e in ipairs(P.direct_eps or {}) do
+    for _, name in ipairs(P.direct or {}) do n = n + M.evals(name) * math.ceil(P.T * P.h_per_eps / e) end
+  end
+  return n, "force evaluations"
 end
 
 --- Figures 3.2-3.5: every curve at every H (scaled curves with their own eta and h, ste.scaled),

@@ -359,6 +359,7 @@ describe("without a gnuplot that runs, the figure is skipped and the data writte
     end
   end
   local data = { "data/ste-constants-kernel.tsv", "data/ste-constants-potential.tsv", "data/ste-constants-reference.tsv",
+                 "data/ste-constants-values.tsv",
                  "tables/ste-constants.md", "tables/ste-constants.tsv" }
 
   it("no gnuplot on the PATH, or one that does not run: exit 0, the data, 'figure ... skipped'", function()

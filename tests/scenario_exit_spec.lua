@@ -143,7 +143,9 @@ describe("every scenario refuses work it cannot finish (issue 17, item 6)", func
     local st, _, err = U.run("luajit scenarios/ste-fig3.1.lua --out " .. dir .. "/out eps=1e-12 T=1e4 h_per_eps=1e5")
     assert.are.equal(2, st, err)
     assert.are.equal(1, lines(err), err)
-    assert.truthy(err:find("about 2e+12 force evaluations", 1, true), err)
+    -- the HMM alone is about 2e12; the direct runs at direct_eps with h = eps/h_per_eps add 7e13
+    local est = tonumber(err:match("about (%S+) force evaluations"))
+    assert.truthy(est and est > 1e12, err)
     assert.truthy(err:find("--force", 1, true), err)
     assert.are.same({}, tree(dir))
     U.rmdir(dir)

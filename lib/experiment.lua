@@ -37,23 +37,22 @@ function M.grid(s, T, dt, y0, hmax, stepper, t0)
   return cols, counts
 end
 
---- Reference states by classical RK4 with m and 2m steps per output interval of length L,
--- combined by Richardson extrapolation (y_2m + (y_2m - y_m)/15), at nout equally spaced outputs
--- (t = L, 2L, ...). Returns the states (Lua arrays), the estimated error at the last output (the
+--- Reference states of the system s from y0 by a registry stepper (default RK4, order 4) with m
+-- and 2m steps per output interval of length L, combined by Richardson extrapolation
+-- (y_2m + (y_2m - y_m)/(2^order - 1)), at nout equally spaced outputs (t = L, 2L, ...). Returns
+-- the states (Lua arrays), the estimated error |y_2m - y_m|/(2^order - 1) at the last output (the
 -- largest over the components) and the same estimate per component (a Lua array).
-function M.richardson(s, y0, L, nout, m)
+function M.richardson(s, y0, L, nout, m, stepper, order)
+  stepper, order = stepper or "rk4", order or 4
   local res = {}
-  for pass, k in ipairs { m, 2 * m } do
-    local out = kz.trajectory(s, "rk4", 0, L / k, k, nout, y0)
-    res[pass] = out
-  end
-  local d, states, est, ests = s.dim, {}, 0, {}
+  for pass, k in ipairs { m, 2 * m } do res[pass] = kz.trajectory(s, stepper, 0, L / k, k, nout, y0) end
+  local d, states, est, ests, f = s.dim, {}, 0, {}, 2 ^ order - 1
   for j = 1, nout do
     states[j] = {}
     for i = 1, d do
       local a, b = res[1][j * d + i - 1], res[2][j * d + i - 1]
-      states[j][i] = b + (b - a) / 15
-      if j == nout then est, ests[i] = math.max(est, math.abs(b - a) / 15), math.abs(b - a) / 15 end
+      states[j][i] = b + (b - a) / f
+      if j == nout then est, ests[i] = math.max(est, math.abs(b - a) / f), math.abs(b - a) / f end
     end
   end
   return states, est, ests

@@ -5,6 +5,13 @@
 --   local hmm = require "hmm"
 --   local Q, P, work = hmm.run(model, { preset = "cs2", kernel = "uniform", H = 1/10, T = 1,
 --                                       eta = 2*math.pi/omega, h = ..., Q0 = 0.5, P0 = 0 })
+--
+-- Every entry point checks its options first (lib/options.lua: an unknown key, a value of the
+-- wrong kind, a state of the wrong length or not finite is a one-line error naming it) and the
+-- model's parts (lib/capability.lua: e.g. the HMM needs the fast-forced second-order form, the
+-- constrained HMM constraints, the slow-variable HMM a slow set). On a user's model run with the
+-- preset's micro-stepper (no `micro` given) hmm.run compares one force estimate with RK4's and
+-- says on stderr when they differ by more than 1e-2 relative (check_micro = false skips it).
 local kz = require "kapitza"
 local O = require "options"
 local cap = require "capability"
@@ -104,8 +111,9 @@ local function check_micro(model, o, p, Y0)
 end
 M.check_micro = check_micro
 
---- Run the HMM on model.vib from (Q0, P0) (or Y0) to T. Returns Q and P (Lua arrays, Q[n + 1]
--- at t_n = n H, n = 0..N; for one degree of freedom the numbers, else rows) and the work counts.
+--- Run the HMM on model.vib from (Q0, P0) (nq numbers each, a number when nq = 1; or Y0, dim
+-- numbers) to T. Returns Q and P (Lua arrays, Q[n + 1] at t_n = n H, n = 0..N; for one degree of
+-- freedom the numbers, else rows) and the work counts.
 function M.run(model, o)
   O.check(o, RUN_KEYS, "hmm.run")
   cap.require(model, "hmm", o, "hmm.run")

@@ -217,10 +217,18 @@ local function lacks(T, s)
   end
 end
 
+-- An initial state given as a Lua table must have the system's dimension.
+local function check_y0(y0, s, who)
+  if type(y0) == "table" and #y0 ~= s.dim then
+    error(string.format("%s: y0 must list %d numbers (the system's dim; got %d)", who, s.dim, #y0), 3)
+  end
+end
+
 function M.trajectory(s, stepper, t0, h, sub, nout, y0)
   local T = type(stepper) == "string" and M.stepper(stepper) or stepper
   local why = lacks(T, s)
   if why then error("kz.trajectory: " .. why, 2) end
+  check_y0(y0, s, "kz.trajectory")
   local d = s.dim
   local out, r = M.vec((nout + 1) * d), M.report()
   M.call("kz_trajectory", T, s, t0, h, sub, nout, M.vec(d, y0), out, r)
@@ -232,6 +240,7 @@ function M.run(s, stepper, t, h, n, y0)
   local T = type(stepper) == "string" and M.stepper(stepper) or stepper
   local why = lacks(T, s)
   if why then error("kz.run: " .. why, 2) end
+  check_y0(y0, s, "kz.run")
   local y, r = M.vec(s.dim, y0), M.report()
   M.call("kz_run", T, s, t, h, n, y, r)
   local out = {}

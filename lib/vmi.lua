@@ -315,9 +315,11 @@ function M.run(model, scheme, o)
   local r = kz.report()
   local ok, err = pcall(kz.call, "kz_vmi_run", model.model, P, N, y0, out, N + 1, micro, micro and (N * o.p + 1) or 0, tim, r)
   if not ok then
-    local why = r.param ~= nil and ffi.string(r.param) == "newton" and M.stability_note(model, scheme, P, y0)
-    error(why and string.format("vmi.run: Newton did not converge at step %d (t = %.6g): %s", tonumber(r.fail_step),
-                                r.fail_time, why) or err, 2)
+    -- a Newton failure, or a divergence beyond a stability bound, is explained by the bound
+    local param = r.param ~= nil and ffi.string(r.param) or ""
+    local why = (param == "newton" or param == "y") and M.stability_note(model, scheme, P, y0, param == "y")
+    local what = param == "newton" and "Newton did not converge" or "the solution became non-finite"
+    error(why and string.format("vmi.run: %s at step %d (t = %.6g): %s", what, tonumber(r.fail_step), r.fail_time, why) or err, 2)
   end
   local res = { out = out, micro = micro, counts = kz.counts(r), N = N, d = d, p = o.p, dT = o.dT,
                 y0 = y0 }
@@ -798,8 +800,8 @@ end
 --- Why Newton failed on a run of `scheme` (params P) from y0: the linear stability bound the step
 -- exceeds, for the largest frequency of W (omega dT/p against the fast bound) and of V in the slow
 -- positions (omega dT against the slow bound) at y0 -- or, when both are within their bounds, a
--- sentence saying so and what to try. (issue 18, item 7)
-function M.stability_note(model, scheme, P, y0)
+-- sentence saying so and what to try (nil instead when only_beyond). (issue 18, item 7)
+function M.stability_note(model, scheme, P, y0, only_beyond)
   local vm = model.model
   local ns, nf, p, dT = vm.ns, vm.nf, P.p, P.dT
   if type(scheme) ~= "string" then return nil end
@@ -837,6 +839,7 @@ function M.stability_note(model, scheme, P, y0)
     end
   end
   kz.callback_error = nil
+  if only_beyond then return nil end
   return string.format("the step is within the linear stability bounds at the initial state (%s): the nonlinear " ..
                        "iteration failed; lower dT, raise max_iter (%d) or tol (%g), or try predictor = \"drift\"",
                        table.concat(parts, "; "), P.max_iter, P.tol)

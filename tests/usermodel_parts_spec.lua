@@ -332,6 +332,7 @@ describe("capabilities: each method refuses a model that lacks its part, at set-
     fails("hmm.slow_run: the model 'pend2' has no slow set 'x' (it has lift)", hmm.slow_run, pend, { set = "x", H = 0.1, T = 0.1, x0 = pend.y0 })
     fails("sam.dae: the model has no constraints: SAM on the DAE needs", sam.dae, osc, { n = 8, H = 1, y0 = osc.y0, tout = { 1 } })
     fails("kz.run: the system has no splitting: stepper=strang needs flows a and b", kz.run, pend.sys, "strang", 0, 0.1, 1, pend.y0)
+    fails("kz.run: y0 must list 4 numbers (the system's dim; got 2)", kz.run, pend.sys, "rk4", 0, 0.1, 1, { 1, 0 })
   end)
 end)
 

@@ -5,10 +5,31 @@
 --   local hmm = require "hmm"
 --   local Q, P, work = hmm.run(model, { preset = "cs2", kernel = "uniform", H = 1/10, T = 1,
 --                                       eta = 2*math.pi/omega, h = ..., Q0 = 0.5, P0 = 0 })
+--
+-- Every entry point checks its options first (lib/options.lua: an unknown key, a value of the
+-- wrong kind, a state of the wrong length or not finite is a one-line error naming it) and the
+-- model's parts (lib/capability.lua: e.g. the HMM needs the fast-forced second-order form, the
+-- constrained HMM constraints, the slow-variable HMM a slow set). On a user's model run with the
+-- preset's micro-stepper (no `micro` given) hmm.run compares one force estimate with RK4's and
+-- says on stderr when they differ by more than 1e-2 relative (check_micro = false skips it).
 local kz = require "kapitza"
+local O = require "options"
+local cap = require "capability"
 local ffi, C = kz.ffi, kz.C
 
 local M = {}
+
+-- The options each entry point takes (lib/options.lua: unknown keys and wrong kinds are errors).
+local PARAM_KEYS = { preset = "string", macro = "string", micro = "string", kernel = "string", phase = "string",
+                     recon = "string", half_window = "boolean", fe_drift_average = "boolean", fsal = "boolean",
+                     kernel_constant = "nonneg", H = "real", T = "real", eta = "real", h = "real" }
+local RUN_KEYS = O.merge(PARAM_KEYS, { Q0 = "vector", P0 = "vector", Y0 = "vector", check_micro = "boolean" })
+local DAE_KEYS = { preset = "string", macro = "string", micro = "string", kernel = "string", fsal = "boolean",
+                   half_window = "boolean", H = "real", T = "real", eta = "real", h = "real" }
+local SLOW_KEYS = { macro = "string", start = "string", lsq = "string", predictor = "string", time = "string",
+                    micro = "string", kernel = "string", kernel_constant = "nonneg", phase = "string", H = "real",
+                    T = "real", eta = "real", h = "real", fd_step = "nonneg" }
+local SLOW_RUN_KEYS = O.merge(SLOW_KEYS, { set = "string", x0 = "vector", final = "boolean", allow_fail = "boolean" })
 
 --- The presets: Calvo & Sanz-Serna's Algorithms 1 and 2, Sharp, Tsai & Engquist's HMM-V-v.
 M.presets = { cs1 = C.KZ_HMM_PRESET_CS1, cs2 = C.KZ_HMM_PRESET_CS2, ste = C.KZ_HMM_PRESET_STE,
@@ -18,7 +39,7 @@ M.presets = { cs1 = C.KZ_HMM_PRESET_CS1, cs2 = C.KZ_HMM_PRESET_CS2, ste = C.KZ_H
 -- 'V', 'leapfrog'), micro (a stepper name), kernel, kernel_constant (0 = normalised weights),
 -- phase ('exact', 'naive', 'zero'), recon ('model', 'identity', 'zero_v'), half_window,
 -- fe_drift_average, fsal (booleans), H, T, eta, h.
-function M.params(o)
+local function params(o)
   local p = ffi.new("kz_hmm_params")
   if o.preset then
     kz.call("kz_hmm_params_init", p, kz.choose(M.presets, o.preset, "hmm preset"), kz.report())
@@ -35,22 +56,76 @@ function M.params(o)
   p.H, p.T, p.eta, p.h = o.H or 0, o.T or 0, o.eta or 0, o.h or 0
   return p
 end
-
-local function initial(model, o)
-  if o.Y0 then return kz.vec(model.dim, o.Y0) end
-  return kz.vec(2, { o.Q0, o.P0 or 0 })
+function M.params(o)
+  O.check(o, PARAM_KEYS, "hmm.params")
+  return params(o)
 end
 
---- Run the HMM on model.vib from (Q0, P0) (or Y0) to T. Returns Q and P (Lua arrays, Q[n + 1]
--- at t_n = n H, n = 0..N; for one degree of freedom the numbers, else rows) and the work counts.
+-- The macro state Y0 = (Q0, P0) of the options: Y0 (dim numbers), or Q0 and P0 (nq numbers
+-- each, a number when nq = 1; P0 defaults to 0), every component finite.
+local function initial(model, o, who)
+  local nq, d = model.nq, model.dim
+  local size = string.format("the model '%s' has nq = %d", tostring(model.name), nq)
+  if o.Y0 ~= nil then
+    if o.Q0 ~= nil or o.P0 ~= nil then error(who .. ": give Y0 or Q0 (with P0), not both", 3) end
+    return kz.vec(d, O.vector(o.Y0, d, who, "Y0", size, 3))
+  end
+  if o.Q0 == nil then error(who .. ": option 'Q0' (or Y0) is missing: the initial macro state", 3) end
+  local Q = O.vector(o.Q0, nq, who, "Q0", size, 3)
+  local P = o.P0 ~= nil and O.vector(o.P0, nq, who, "P0", size, 3) or nil
+  local y = kz.vec(d)
+  for i = 1, nq do y[i - 1], y[nq + i - 1] = Q[i], P and P[i] or 0 end
+  return y
+end
+
+-- Safe defaults (issue 18, item 7): a user's model (lib/usermodel.lua) run with the micro-stepper
+-- a preset chose (o.micro not given) gets one force estimate at the initial state compared with
+-- RK4's at the same micro step; when they differ by more than 1e-2 relative, the run says so on
+-- stderr (once per model and step), naming the cure. Separate counters: the run's work is its own.
+local warned = {}
+M.micro_warn_tol = 1e-2
+local function check_micro(model, o, p, Y0)
+  if o.micro ~= nil or o.check_micro == false or model.spec == nil or model.vib == nil or p.micro == nil then return end
+  local name = ffi.string(p.micro.name)
+  if name == "rk4" or name == "dp5" then return end
+  local period = 2 * math.pi / model.vib.omega
+  local key = table.concat({ tostring(model.name), name, o.h or 0, o.eta or 0, o.kernel or "" }, "/")
+  if warned[key] then return end
+  warned[key] = true
+  local q = ffi.new("kz_hmm_params", p)
+  q.micro = kz.stepper("rk4")
+  local nq = model.nq
+  local F1, F2 = kz.vec(nq), kz.vec(nq)
+  local ok = pcall(kz.call, "kz_hmm_force", model.vib, p, 0, Y0, F1, nil, kz.report())
+  ok = ok and pcall(kz.call, "kz_hmm_force", model.vib, q, 0, Y0, F2, nil, kz.report())
+  if not ok then return end -- the run itself reports what is wrong
+  local d, s = 0, 0
+  for i = 0, nq - 1 do d, s = math.max(d, math.abs(F1[i] - F2[i])), math.max(s, math.abs(F2[i])) end
+  local rel = d / math.max(s, 1e-300)
+  if rel > M.micro_warn_tol then
+    io.stderr:write(string.format("hmm.run: the preset's micro-stepper %s at h = period/%.4g moves the force estimate at the " ..
+      "initial state by %.2g relative to rk4 (above %g): pass micro = \"rk4\" or a smaller h (micro = \"%s\" keeps it " ..
+      "and silences this)\n", name, period / p.h, rel, M.micro_warn_tol, name))
+  end
+  return rel
+end
+M.check_micro = check_micro
+
+--- Run the HMM on model.vib from (Q0, P0) (nq numbers each, a number when nq = 1; or Y0, dim
+-- numbers) to T. Returns Q and P (Lua arrays, Q[n + 1] at t_n = n H, n = 0..N; for one degree of
+-- freedom the numbers, else rows) and the work counts.
 function M.run(model, o)
-  local p = M.params(o)
-  local N = tonumber(C.kz_steps_in(o.T, o.H))
+  O.check(o, RUN_KEYS, "hmm.run")
+  cap.require(model, "hmm", o, "hmm.run")
+  local p = params(o)
+  local N = tonumber(C.kz_steps_in(o.T or 0, o.H or 0))
   if N < 1 then N = 1 end -- let C report the bad grid
   local d, nq = model.dim, model.nq
+  local Y0 = initial(model, o, "hmm.run")
+  check_micro(model, o, p, Y0)
   local Y = kz.vec((N + 1) * d)
   local r = kz.report()
-  kz.call("kz_hmm_run", model.vib, p, initial(model, o), Y, N + 1, r)
+  kz.call("kz_hmm_run", model.vib, p, Y0, Y, N + 1, r)
   local Q, P = {}, {}
   for n = 0, N do
     if nq == 1 then
@@ -66,9 +141,12 @@ end
 --- One force estimate at the macro state Y = (Q, P) (Lua array) and time t: F~ and the kernel
 -- average of the micro velocity F~_(1) (Lua arrays) and the work counts.
 function M.force(model, o, t, Y)
+  O.check(o, RUN_KEYS, "hmm.force") -- the options of a run are accepted (Q0, P0, Y0 unused)
+  cap.require(model, "hmm", o, "hmm.force")
   local nq = model.nq
   local F, Fv, r = kz.vec(nq), kz.vec(nq), kz.report()
-  kz.call("kz_hmm_force", model.vib, M.params(o), t, kz.vec(model.dim, Y), F, Fv, r)
+  Y = O.vector(Y, model.dim, "hmm.force", "Y", string.format("the model has dim = %d", model.dim))
+  kz.call("kz_hmm_force", model.vib, params(o), t, kz.vec(model.dim, Y), F, Fv, r)
   local f, fv = {}, {}
   for i = 1, nq do f[i], fv[i] = F[i - 1], Fv[i - 1] end
   return f, fv, kz.counts(r)
@@ -87,6 +165,7 @@ M.dae_macros = { SHAKE = C.KZ_HMM_SHAKE, RATTLE = C.KZ_HMM_RATTLE, names = { "SH
 --- A kz_hmm_params for the constrained HMM: o.preset ('shake-shake' | 'rattle-shake'), then
 -- any field of M.params (macro 'SHAKE' | 'RATTLE' here), H, T, eta, h.
 function M.dae_params(o)
+  O.check(o, DAE_KEYS, "hmm.dae_params")
   local p = ffi.new("kz_hmm_params")
   kz.call("kz_hmm_params_init", p, kz.choose(M.dae_presets, o.preset or "shake-shake", "constrained hmm preset"), kz.report())
   if o.macro then p.macro = kz.choose(M.dae_macros, o.macro, "constrained hmm macro scheme") end
@@ -127,6 +206,10 @@ end
 -- V_{n-1/2}), the multipliers L[n + 1] (rows of 2 m for the steps n = 0..N-1: SHAKE (Lambda_n,
 -- NaN...), RATTLE (Lambda_x, Lambda_v)) and the work counts (with the micro and macro solves).
 function M.dae_run(model, o, Y0)
+  O.check(o, DAE_KEYS, "hmm.dae_run")
+  local macro = o.macro or ((o.preset or "shake-shake") == "rattle-shake" and "RATTLE" or "SHAKE")
+  cap.require(model, macro == "RATTLE" and "hmm-rattle" or "hmm-shake", nil, "hmm.dae_run")
+  Y0 = O.vector(Y0, model.dim, "hmm.dae_run", "Y0", string.format("the model has dim = %d", model.dim))
   local p = M.dae_params(o)
   local N = tonumber(C.kz_steps_in(o.T, o.H))
   if N < 1 then N = 1 end -- let C report the bad grid
@@ -140,6 +223,8 @@ end
 
 --- One RATTLE macro step from (t, Y): the new state, the multipliers (Lambda_x, Lambda_v), counts.
 function M.dae_step(model, o, t, Y)
+  cap.require(model, "hmm-rattle", nil, "hmm.dae_step")
+  Y = O.vector(Y, model.dim, "hmm.dae_step", "Y", string.format("the model has dim = %d", model.dim))
   local p = M.dae_params(o)
   local d, m = model.dim, model.con.m
   local y, lam = kz.vec(d, Y), kz.vec(2 * m)
@@ -151,6 +236,8 @@ end
 
 --- The filtered total force (mass-normalised, nq numbers) at the macro state Y, and counts.
 function M.dae_force(model, o, t, Y)
+  cap.require(model, "hmm-shake", nil, "hmm.dae_force")
+  Y = O.vector(Y, model.dim, "hmm.dae_force", "Y", string.format("the model has dim = %d", model.dim))
   local p = M.dae_params(o)
   local F, micro, r = kz.vec(model.nq), ffi.new("kz_con_stats"), kz.report()
   local con, st = counted(model)
@@ -167,7 +254,7 @@ end
 -- 'literal'), time ('literal', 'consistent'), micro (a stepper name, 'rk4'), kernel ('exp2'),
 -- kernel_constant (0 = normalised weights), phase ('exact'), H, T, eta, h, fd_step (0 = analytic
 -- gradients; > 0: central differences).
-function M.slow_params(o)
+local function slow_params(o)
   local p = ffi.new("kz_slow_params")
   p.macro = kz.choose(kz.slow_macros, o.macro or "LF", "slow HMM macro scheme")
   p.start = kz.choose(kz.slow_starts, o.start or "FE", "leapfrog start")
@@ -182,10 +269,31 @@ function M.slow_params(o)
   p.fd_step = o.fd_step or 0
   return p
 end
+function M.slow_params(o)
+  O.check(o, SLOW_KEYS, "hmm.slow_params")
+  return slow_params(o)
+end
 
-local function slow_set(model, o)
-  local s = model.slow and model.slow[o.set or "32"]
-  if not s then error(string.format("model %s has no slow set '%s'", model.name, tostring(o.set)), 3) end
+-- The slow set o.set (default: "32" for the top, else the model's only set).
+local function slow_set(model, o, who)
+  cap.require(model, "hmm-slow", nil, who, 2)
+  local name = o.set
+  if name == nil then
+    local names = {}
+    for k in pairs(model.slow) do names[#names + 1] = k end
+    table.sort(names)
+    name = model.slow["32"] and "32" or (#names == 1 and names[1] or nil)
+    if not name then error(string.format("%s: the model '%s' has several slow sets (%s): choose one with set = ...", who,
+                                         tostring(model.name), table.concat(names, ", ")), 3) end
+  end
+  local s = model.slow[name]
+  if not s then
+    local names = {}
+    for k in pairs(model.slow) do names[#names + 1] = k end
+    table.sort(names)
+    error(string.format("%s: the model '%s' has no slow set '%s' (it has %s)", who, tostring(model.name), tostring(name),
+                        table.concat(names, ", ")), 3)
+  end
   return s
 end
 
@@ -195,12 +303,14 @@ end
 -- the work counts, and the number of valid macro nodes. A failed run raises, unless o.allow_fail:
 -- then the rows before the failure are returned with the error message as a fifth value.
 function M.slow_run(model, o)
-  local p, s = M.slow_params(o), slow_set(model, o)
+  O.check(o, SLOW_RUN_KEYS, "hmm.slow_run")
+  local p, s = slow_params(o), slow_set(model, o, "hmm.slow_run")
   local N = tonumber(C.kz_steps_in(o.T, o.H))
   if N < 1 then N = 1 end -- let C report the bad grid
   local d, rr = s.dim, s.r
   local X, XI, r = kz.vec((N + 1) * d), kz.vec((N + 1) * rr), kz.report()
-  local st = C.kz_slow_run(model.vib, s, p, kz.vec(d, o.x0), X, N + 1, XI, r)
+  local x0 = O.vector(o.x0, d, "hmm.slow_run", "x0", string.format("the model has dim = %d", d))
+  local st = kz.status("kz_slow_run", model.vib, s, p, kz.vec(d, x0), X, N + 1, XI, r)
   local nvalid, msg = N + 1, nil
   if st ~= 0 then
     if not o.allow_fail or r.fail_step < 0 then kz.fail("kz_slow_run", st, r) end
@@ -222,7 +332,9 @@ end
 --- One force estimate of Algorithm 3 at time t from the state x (Lua array): the averaged
 -- d/dt xi (Lua array of r), the least-squares delta (Lua array of dim) and the work counts.
 function M.slow_force(model, o, t, x)
-  local p, s = M.slow_params(o), slow_set(model, o)
+  O.check(o, O.merge(SLOW_KEYS, { set = "string" }), "hmm.slow_force")
+  local p, s = slow_params(o), slow_set(model, o, "hmm.slow_force")
+  x = O.vector(x, s.dim, "hmm.slow_force", "x", string.format("the model has dim = %d", s.dim))
   local dxi, delta, r = kz.vec(s.r), kz.vec(s.dim), kz.report()
   kz.call("kz_slow_force", model.vib, s, p, t, kz.vec(s.dim, x), dxi, delta, r)
   local a, b = {}, {}

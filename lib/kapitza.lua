@@ -103,6 +103,13 @@ function M.call(fname, ...)
   return r
 end
 
+--- Call C function `fname` and return its status without raising (for callers that keep a
+-- failed run's partial results); like M.call, kept out of compiled traces once a Lua model exists.
+function M.status(fname, ...)
+  M.callback_error = nil
+  return C[fname](...)
+end
+
 --- A double[n] buffer, optionally initialised from a Lua table.
 function M.vec(n, init)
   assert(type(n) == "number" and n >= 0 and n == math.floor(n), "vec: n must be a whole number")
@@ -205,8 +212,32 @@ M.top_sets = enum { { "32", "KZ_TOP_XI32" }, { "37", "KZ_TOP_XI37" }, { "40", "K
 --- nout*sub steps of `stepper` (name or kz_step_type) of size h from (t0, y0) on the kz_sys s,
 -- recording every sub steps: returns the (nout+1)*dim cdata buffer (row j at out + j*dim) and
 -- the work counts.
+-- The part of the system s that stepper T needs and lacks, as a one-line reason (nil if none).
+local function lacks(T, s)
+  local name = ffi.string(T.name)
+  if bit.band(T.needs, C.KZ_NEEDS_FLOWS) ~= 0 and (s.flow_a == nil or s.flow_b == nil) then
+    return "the system has no splitting: stepper=" .. name .. " needs flows a and b"
+  end
+  if bit.band(T.needs, C.KZ_NEEDS_CONSTRAINTS) ~= 0 and s.con == nil then
+    return "the system has no constraints: stepper=" .. name .. " needs constraints g(q) and the masses"
+  end
+  if bit.band(T.needs, C.KZ_NEEDS_ACCEL) ~= 0 and not (s.nq > 0 and s.accel ~= nil) then
+    return "the system is in first-order form: stepper=" .. name .. " needs the second-order form (nq, accel)"
+  end
+end
+
+-- An initial state given as a Lua table must have the system's dimension.
+local function check_y0(y0, s, who)
+  if type(y0) == "table" and #y0 ~= s.dim then
+    error(string.format("%s: y0 must list %d numbers (the system's dim; got %d)", who, s.dim, #y0), 3)
+  end
+end
+
 function M.trajectory(s, stepper, t0, h, sub, nout, y0)
   local T = type(stepper) == "string" and M.stepper(stepper) or stepper
+  local why = lacks(T, s)
+  if why then error("kz.trajectory: " .. why, 2) end
+  check_y0(y0, s, "kz.trajectory")
   local d = s.dim
   local out, r = M.vec((nout + 1) * d), M.report()
   M.call("kz_trajectory", T, s, t0, h, sub, nout, M.vec(d, y0), out, r)
@@ -216,6 +247,9 @@ end
 --- n steps from (t, y0): the final state as a Lua array and the work counts.
 function M.run(s, stepper, t, h, n, y0)
   local T = type(stepper) == "string" and M.stepper(stepper) or stepper
+  local why = lacks(T, s)
+  if why then error("kz.run: " .. why, 2) end
+  check_y0(y0, s, "kz.run")
   local y, r = M.vec(s.dim, y0), M.report()
   M.call("kz_run", T, s, t, h, n, y, r)
   local out = {}

@@ -46,12 +46,77 @@
 --                  KZ_OK (C), or a kz status to refuse. In `c`, each key names the C function;
 --                  c.source is the C text (math.h is included; do not include kapitza.h).
 --
+-- Data (all optional; functions of the parameters take the parameter struct p):
+--   values         default parameter values { name = number }; um.model's `values` override them
+--   q0, v0 | y0    the initial state: positions and velocities (nq form; v0 default 0), or y0
+--                  (dim numbers); a vmi model gives q0 and p0 (momenta), or y0 = (qs, qf, ps, pf).
+--                  Each a list of numbers or a function(p) returning one. The model gets m.y0.
+--   T              default end time (number or function(p)): m.T
+--   period         the period of the oscillation for SAM/LISP/multirevolution when the model has
+--                  no 'omega' (number, parameter name or function(p)): m.period (with 'omega':
+--                  2 pi / omega, and period is refused)
+--   description    free text; other unknown top-level keys are left alone, except one or two
+--                  letters away from a known key (refused as a misspelling)
+--
+-- Parts (each optional; its numbers at the top level, its functions under lua / c like accel):
+--   flows          a splitting y' = A + B for Strang and SAM's splitting micro-stepper:
+--                    lua.flows = { a = fa, b = fb }, c.flows = { a = "fa", b = "fb" }
+--                    Lua  fa(p, t, h, y)                        C  int fa(const kz_par *p, double t, double h, double *y)
+--                  the flow of A (of B) over h from time t, y in place (h may be negative).
+--   constraints    holonomic constraints g(q) = 0 on y = (q, v) (nq form, or an even dim):
+--                    constraints = { m = <number of constraints>, mass = <diagonal of M> | minv = <of M^-1>,
+--                                    tol = <Newton tolerance on max |g_i|>, max_iter = <50> }
+--                  mass/minv: a number, a parameter name, a list of nq of them, or function(p).
+--                  Default tol: 1e-14 times the size of the constraint terms at q0,
+--                  max_i sum_j |dg_i/dq_j q_j| (1e-14 without q0). accel is then M^-1 f, the
+--                  mass-normalised applied force (SHAKE, RATTLE: independent of v).
+--                    lua.constraints = { g = fg, jacobian = fG }   c.constraints = { g = "fg", jacobian = "fG" }
+--                    Lua  fg(p, q, g) (m numbers)                C  int fg(const kz_par *p, const double *q, double *g)
+--                         fG(p, q, G) (m x nq, row-major)           int fG(const kz_par *p, const double *q, double *G)
+--                  Gives m.con (kz_constraints, also m.sys.con) and the invariants constraint_g and
+--                  constraint_Gv (max |g_i|, max |(G v)_i|).
+--   slow           slow-variable sets for the slow-variable HMM (fast-forced models):
+--                    slow = { <set> = { r = <number of slow variables>, frozen = { <state indices, 1-based> } } }
+--                    lua.slow = { <set> = { xi = fx, gradient = fgr, dtheta = fdt } }   (c: names)
+--                    Lua  fx(p, theta, x, xi) (r numbers)        C  int fx(const kz_par *p, double theta, const double *x, double *xi)
+--                         fgr(p, theta, x, G) (r x dim)             int fgr(const kz_par *p, double theta, const double *x, double *G)
+--                         fdt(p, theta, x, d) (d xi / d theta)      int fdt(const kz_par *p, double theta, const double *x, double *d)
+--                  Gives m.slow[<set>] (kz_slow).
+--   vmi            the mechanical split of the variational multirate integrators, state
+--                  y = (qs, qf, ps, pf), dim = 2 (ns + nf); no nq/dim and no accel/rhs: the
+--                  equations of motion come from the potentials (m.sys = the Hamiltonian equations)
+--                  and a parameter 'omega' is a plain number:
+--                    vmi = { ns = ..., nf = ..., mass_s = <1>, mass_f = <1> }   (masses as constraints.mass)
+--                    lua.vmi = { V = fV, V_gradient = fVg, V_hessian = fVh, W = fW, W_gradient = fWg, W_hessian = fWh }
+--                    Lua  fV(p, qs, qf) -> number                C  int fV(const kz_par *p, const double *qs, const double *qf, double *v)
+--                         fVg(p, qs, qf, gs, gf)                    int fVg(const kz_par *p, const double *qs, const double *qf, double *gs, double *gf)
+--                         fVh(p, qs, qf, H) ((ns+nf)^2)             int fVh(const kz_par *p, const double *qs, const double *qf, double *H)
+--                         fW(p, qf) -> number                       int fW(const kz_par *p, const double *qf, double *w)
+--                         fWg(p, qf, g)                             int fWg(const kz_par *p, const double *qf, double *g)
+--                         fWh(p, qf, H) (nf^2)                      int fWh(const kz_par *p, const double *qf, double *H)
+--                  V required, W optional (0). Gradients and Hessians are written (the library
+--                  adds them where kz_vmi_model asks). Gives m.model (kz_vmi_model), m.ns, m.nf,
+--                  m.d: vmi.run(m, scheme, ...) takes the model.
+--   invariants     quantities to monitor: lua.invariants = { <name> = fI }, c.invariants = { <name> = "fI" }
+--                    Lua  fI(p, y) -> number                     C  int fI(const kz_par *p, const double *y, double *value)
+--                  m.invariants(y) -> { <name> = value, ... } (m.invariant_names lists them).
+-- Derivatives left out (constraints.jacobian, a slow set's gradient and dtheta, the vmi
+-- gradients and Hessians) are formed by central differences (lib/derivatives.lua: step
+-- eps^(1/3) max(1, |x_j|), about 4e-11 relative for a model of order-one scales; 2 n
+-- evaluations per Jacobian of n inputs; the same rule generated in C for the C way). Given ones
+-- are checked against the differences at the initial state when the spec has one: a
+-- disagreement beyond 1e-5 relative (per row, the differences' own error allowed for) is a
+-- one-line error naming the part. m.derivatives lists each with how = "given" | "central
+-- differences"; modelparts.check(m, y) repeats the check at any state (any model).
+-- Which methods a model can use, and why not the others: lib/capability.lua.
+--
 -- Environment: CC (default cc) and KZ_CFLAGS (default -O2) choose the compiler, each split at
 -- white space into words (no shell quoting); KZ_CACHE the cache directory (default
 -- $XDG_CACHE_HOME/kapitza, ~/.cache/kapitza, the source tree's build/cache,
 -- /tmp/kapitza-cache-<uid>: the first that is, or can be made, a directory of this user's that
 -- nobody else can write to).
 local kz = require "kapitza"
+local parts = require "modelparts"
 local ffi, C = kz.ffi, kz.C
 local cache = require "usercache"
 local guard = require "userguard"
@@ -92,6 +157,8 @@ local function layout(spec)
   elseif spec.dim ~= nil then
     if type(spec.dim) ~= "number" or spec.dim < 1 or spec.dim ~= math.floor(spec.dim) then bad(spec, "dim must be a whole number >= 1") end
     L.nq, L.dim = 0, spec.dim
+  elseif spec.vmi ~= nil then -- the mechanical split sets the size: y = (qs, qf, ps, pf)
+    L.nq, L.dim = 0, parts.vmi_size(spec, bad)
   else
     bad(spec, "give nq (second-order form) or dim (first-order form)")
   end
@@ -101,8 +168,13 @@ local function layout(spec)
     if L.index[p] then bad(spec, "parameter '" .. p .. "' listed twice") end
     L.params[i], L.index[p] = p, i
   end
-  L.vibrated = L.index.omega ~= nil
-  L.force = L.nq > 0 and "accel" or "rhs"
+  if spec.vmi ~= nil and (spec.nq ~= nil or spec.dim ~= nil) then
+    bad(spec, "a model with a vmi part takes its size from vmi.ns and vmi.nf (drop nq/dim)")
+  end
+  -- a vmi model's equations of motion come from its potentials: 'omega' is then a plain number
+  L.vibrated = L.index.omega ~= nil and spec.vmi == nil
+  L.force = spec.vmi == nil and (L.nq > 0 and "accel" or "rhs") or nil
+  parts.declare(spec, L, bad)
   return L
 end
 
@@ -111,15 +183,20 @@ local function functions(spec, L, how)
   local t = spec[how]
   if how == "c" and type(t) ~= "table" then bad(spec, "c must be a table { source = [[...]], " .. L.force .. " = 'name', ... }") end
   if how == "lua" and type(t) ~= "table" then bad(spec, "lua must be a table of functions { " .. L.force .. " = function ... }") end
+  if not L.force then
+    for _, k in ipairs { "accel", "rhs", "averaged", "reconstruct" } do
+      if t[k] ~= nil then bad(spec, string.format("%s.%s: a model with a vmi part gets its equations of motion from V and W", how, k)) end
+    end
+  end
   local other = L.force == "accel" and "rhs" or "accel"
-  if t[other] ~= nil then
+  if L.force and t[other] ~= nil then
     bad(spec, string.format("%s: '%s' belongs to the %s form (this model has %s)", how, other,
                             other == "accel" and "second-order (nq)" or "first-order (dim)", L.nq > 0 and "nq" or "dim"))
   end
-  if t[L.force] == nil then bad(spec, string.format("%s.%s is missing (the model's force)", how, L.force)) end
+  if L.force and t[L.force] == nil then bad(spec, string.format("%s.%s is missing (the model's force)", how, L.force)) end
   if not L.vibrated and t.reconstruct ~= nil then bad(spec, "reconstruct needs a fast-forced model (a parameter 'omega')") end
   local fns = {}
-  for _, k in ipairs { L.force, "reconstruct", "averaged" } do
+  for _, k in ipairs { L.force or "accel", "reconstruct", "averaged" } do
     local f = t[k]
     if f ~= nil then
       if how == "lua" and type(f) ~= "function" then bad(spec, "lua." .. k .. " must be a function") end
@@ -128,9 +205,10 @@ local function functions(spec, L, how)
     end
   end
   for k in pairs(t) do
-    if not (fns[k] or (how == "c" and k == "source")) then bad(spec, string.format("%s.%s: unknown entry", how, tostring(k))) end
+    if not (fns[k] or (how == "c" and k == "source") or parts.FN_KEYS[k]) then bad(spec, string.format("%s.%s: unknown entry", how, tostring(k))) end
   end
   if how == "c" and type(t.source) ~= "string" then bad(spec, "c.source must be the C source text") end
+  fns.parts = parts.functions(spec, L, how, t, bad)
   return fns
 end
 
@@ -193,7 +271,8 @@ local function wrappers(L, fns)
   local function add(fmt, ...) w[#w + 1] = string.format(fmt, ...) end
   -- parameter names in the kzu_ namespace, which user functions may not use
   local F, decl = fns[L.force], "const double *kzu_x, double *kzu_out"
-  if L.vibrated then
+  if not L.force then -- a vmi model: only its parts
+  elseif L.vibrated then
     local theta0 = L.index.theta0 and "((const kz_par *)kzu_par)->theta0" or "0.0"
     add("int kzu_vib_%s(void *kzu_par, double kzu_theta, %s)\n{\n  return %s((const kz_par *)kzu_par, kzu_theta, kzu_x, kzu_out);\n}",
         L.force, decl, F)
@@ -211,6 +290,8 @@ local function wrappers(L, fns)
     add("int kzu_avg_%s(void *kzu_par, double kzu_t, %s)\n{\n  (void)kzu_t;\n  return %s((const kz_par *)kzu_par, kzu_x, kzu_out);\n}",
         L.force, decl, fns.averaged)
   end
+  local p = parts.c_source(L, fns.parts)
+  if p ~= "" then w[#w + 1] = p end
   return table.concat(w, "\n\n")
 end
 
@@ -303,6 +384,7 @@ local function make_callbacks()
   -- process: "bad callback"): kz.call, through which every binding calls C, stays interpreted,
   -- and traces compiled before the first Lua model are flushed.
   jit.off(kz.call)
+  jit.off(kz.status)
   jit.flush()
   local cb = {}
   local function phase(kind, ctype)
@@ -357,16 +439,18 @@ function M.model(spec, values, how)
   how = how or (spec.c ~= nil and "c" or "lua")
   if how ~= "c" and how ~= "lua" then bad(spec, "how must be 'c' or 'lua' (got " .. tostring(how) .. ")") end
   local fns = functions(spec, L, how)
+  values = parts.values(spec, values)
   local P = new_par(spec, L, values)
   if how == "lua" then fns = guard.lua_fns(spec.name, L, fns) end
-  local m = { name = spec.name, dim = L.dim, nq = L.nq, par = P, how = how, spec = spec }
+  local m = { name = spec.name, dim = L.dim, nq = L.nq, par = P, how = how, spec = spec, values = values }
   local f = {} -- the C function pointers
+  local lib, entry
   if how == "c" then
     local ns, path, _, parts = M.compile(spec)
     local okp, perr = pcall(guard.probe, spec.name, ns, parts, P, L)
     if not okp then error(perr, 0) end -- the message names the model
-    m.lib, m.lib_path = ns, path
-    f.sys = ns["kzu_sys_" .. L.force]
+    m.lib, m.lib_path, lib = ns, path, ns
+    if L.force then f.sys = ns["kzu_sys_" .. L.force] end
     if L.vibrated then f.vib = ns["kzu_vib_" .. L.force] end
     if fns.reconstruct then f.reconstruct = ns.kzu_reconstruct end
     if fns.averaged then f.avg = ns["kzu_avg_" .. L.force] end
@@ -375,9 +459,9 @@ function M.model(spec, values, how)
     local e = { name = spec.name, fns = fns, vibrated = L.vibrated, omega = L.vibrated and P.omega or nil,
                 theta0 = L.index.theta0 and P.theta0 or 0 }
     local k = addr(P)
-    live[k], pars[k] = e, P
+    live[k], pars[k], entry = e, P, e
     ffi.gc(P, function() if live[k] == e then live[k] = nil end end)
-    f.sys = cb["sys_" .. L.force]
+    if L.force then f.sys = cb["sys_" .. L.force] end
     if L.vibrated then f.vib = cb["vib_" .. L.force] end
     f.reconstruct = fns.reconstruct and cb.reconstruct or nil
     f.avg = fns.averaged and cb["avg_" .. L.force] or nil
@@ -388,7 +472,7 @@ function M.model(spec, values, how)
     if L.nq > 0 then s.accel = fn else s.rhs = fn end
     return s
   end
-  m.sys = system(f.sys)
+  if f.sys then m.sys = system(f.sys) end
   if f.avg then m.avg = system(f.avg) end
   if L.vibrated then
     local v = ffi.new("kz_vib")
@@ -416,7 +500,15 @@ function M.model(spec, values, how)
       return t
     end
   end
+  parts.attach(m, spec, L, how, fns.parts, bad, lib, entry, M)
   return m
+end
+
+--- The Lua-function model behind a parameter struct pointer: its callback entry and parameter
+-- struct (nil when none): the dispatch of lib/modelparts.lua's callbacks.
+function M.lua_entry(par)
+  local k = addr(par)
+  return live[k], pars[k]
 end
 
 return M

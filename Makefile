@@ -66,7 +66,7 @@ SUNLIBS  := -lsundials_cvode -lsundials_arkode -lsundials_nvecserial -lsundials_
 HAVE_GSL := $(shell pkg-config --exists gsl 2>/dev/null && echo 1)
 HAVE_SUN := $(shell printf '\043include <arkode/arkode_mristep.h>\n\043include <cvode/cvode.h>\nint main(void){return 0;}\n' | \
               $(CC) -x c -o /dev/null - $(SUNLIBS) >/dev/null 2>&1 && echo 1)
-PEER_C   := scripts/peers/peer_common.c $(if $(HAVE_GSL),scripts/peers/peer_gsl.c) \
+PEER_C   := scripts/peers/peer_common.c scripts/peers/peer_field.c $(if $(HAVE_GSL),scripts/peers/peer_gsl.c) \
             $(if $(HAVE_SUN),scripts/peers/peer_sundials.c)
 PEER_DEF := $(if $(HAVE_GSL),-DKZP_HAVE_GSL) $(if $(HAVE_SUN),-DKZP_HAVE_SUNDIALS)
 PEER_LIB := $(if $(HAVE_GSL),$(shell pkg-config --libs gsl 2>/dev/null)) $(if $(HAVE_SUN),$(SUNLIBS))

@@ -71,7 +71,8 @@ int kz_hmm_open_con(kz_hmm_ctx *x, const kz_vib *m, const kz_constraints *con,
   KZ_TRY(check_model(m, r));
   if (!p) return kz_bad(r, KZ_ENULL, "params");
   if (p->macro < 0 || p->macro >= KZ_HMM_DAE_MACRO_END) return kz_bad(r, KZ_EDOMAIN, "macro");
-  if (kz_hmm_schemes[p->macro].constrained != (con != NULL)) return kz_bad(r, KZ_EMODEL, "macro");
+  /* the constrained schemes (enum kz_hmm_dae_macro) continue enum kz_hmm_macro */
+  if ((p->macro >= KZ_HMM_MACRO_END) != (con != NULL)) return kz_bad(r, KZ_EMODEL, "macro");
   if (p->kernel < 0 || p->kernel >= KZ_KERNEL_END) return kz_bad(r, KZ_EDOMAIN, "kernel");
   if (p->phase < KZ_PHASE_EXACT || p->phase > KZ_PHASE_TIME) return kz_bad(r, KZ_EDOMAIN, "phase");
   if (p->recon < KZ_RECON_MODEL || p->recon > KZ_RECON_ZERO_V) return kz_bad(r, KZ_EDOMAIN, "recon");

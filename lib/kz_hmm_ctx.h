@@ -1,5 +1,10 @@
-/* kz_hmm_ctx.h -- the HMM's working state, shared by kz_hmm.c (force estimation) and
- * kz_hmm_macro.c (macro schemes); not part of the public API. */
+/* kz_hmm_ctx.h -- the HMM's working state and its seams; not part of the public API. The files
+ * form layers, each using only those below it (tests/layout_spec.lua checks that no file uses one
+ * that uses it back):
+ *   kz_hmm.c        the window: micro system, phase, kernel average, force estimate;
+ *   kz_hmm_macro.c  the unconstrained macro schemes and the driver of any scheme (kz_hmm_drive);
+ *   kz_hmm_dae.c    the constrained schemes (SHAKE, RATTLE), handed to the driver as a scheme;
+ *   kz_hmm_slow.c   the slow-variable HMM, an observable averaged by the window. */
 #ifndef KZ_HMM_CTX_H
 #define KZ_HMM_CTX_H
 #include "kz_internal.h"
@@ -28,27 +33,22 @@ typedef struct kz_hmm_ctx {
   double *lam_out;           /* kz_hmm_dae_run: N rows of 2 m, or NULL */
 } kz_hmm_ctx;
 
-/* A macro scheme: a one-step map (step) or a whole run of a two-step recursion (run). */
+/* A macro scheme: a one-step map (step) or a whole run of a two-step recursion (run). Each
+ * family keeps its own table (kz_hmm_macro.c: enum kz_hmm_macro; kz_hmm_dae.c: enum
+ * kz_hmm_dae_macro) and hands the driver the scheme it chose. */
 typedef int (*kz_hmm_step_fn)(kz_hmm_ctx *x, long long k, double t, double H, double *Y,
                               int *have_F, kz_report *r);
 typedef int (*kz_hmm_run_fn)(kz_hmm_ctx *x, long long N, double H, double *Y_out, kz_report *r);
 typedef struct kz_hmm_scheme {
   kz_hmm_step_fn step;
   kz_hmm_run_fn run;
-  int constrained; /* needs the constraints (SHAKE, RATTLE) */
 } kz_hmm_scheme;
-/* The macro table (kz_hmm_macro.c), indexed by kz_hmm_params.macro < KZ_HMM_DAE_MACRO_END. */
-extern const kz_hmm_scheme kz_hmm_schemes[KZ_HMM_DAE_MACRO_END];
-/* The constrained schemes (kz_hmm_dae.c). */
-int kz_hmm_run_shake(kz_hmm_ctx *x, long long N, double H, double *Y_out, kz_report *r);
-int kz_hmm_step_rattle(kz_hmm_ctx *x, long long k, double t, double H, double *Y, int *have_F,
-                       kz_report *r);
-/* Validate H, T, Y0, Y_out and its capacity nout for a run; *N = T / H. */
+/* Validate H, T, Y0, Y_out and its capacity nout for a run; *N = T / H (kz_hmm_macro.c). */
 int kz_hmm_run_check(kz_hmm_ctx *x, const double *Y0, double *Y_out, long long nout,
                      long long *N, kz_report *r);
-/* N macro steps of p->macro from Y_out's first row (validated context; EXACT-phase set-up);
- * a one-step scheme writes x->lamv to the rows of x->lam_out when it is set. */
-int kz_hmm_drive(kz_hmm_ctx *x, long long N, double *Y_out, kz_report *r);
+/* N macro steps of the scheme sc from Y_out's first row (validated context; EXACT-phase set-up);
+ * a one-step scheme writes x->lamv to the rows of x->lam_out when it is set (kz_hmm_macro.c). */
+int kz_hmm_drive(kz_hmm_ctx *x, const kz_hmm_scheme *sc, long long N, double *Y_out, kz_report *r);
 
 /* Validate m and p (not H and T), build the micro system and the weights, allocate. nobs: the
  * size of a callback observable (0 if none). */

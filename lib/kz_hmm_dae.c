@@ -13,7 +13,7 @@
  *      g(X_{n+1}) = 0,  M V_{n+1} = M V_{n+1/2} + H/2 F_{n+1} + H/2 g'(X_{n+1})^T Lambda_{v,n},
  *      g'(X_{n+1}) V_{n+1} = 0  (a one-step map; F_{n+1} is the next step's F_n with fsal).
  * Forces are mass-normalised here (F stands for M^-1 F); the multipliers are those of the paper.
- * Both schemes sit in the macro table of kz_hmm_macro.c. */
+ * Both schemes are a small table of their own, handed to the driver of kz_hmm_macro.c. */
 #include "kz_hmm_ctx.h"
 #include "kz_con.h"
 #include <stdlib.h>
@@ -46,7 +46,7 @@ static int check_consistent(kz_hmm_ctx *x, const double *X, kz_report *r)
   return KZ_OK;
 }
 
-int kz_hmm_run_shake(kz_hmm_ctx *x, long long N, double H, double *Y_out, kz_report *r)
+static int run_shake(kz_hmm_ctx *x, long long N, double H, double *Y_out, kz_report *r)
 {
   const kz_constraints *C = x->con;
   const int nq = x->nq, d = x->dim, m = C->m;
@@ -75,7 +75,7 @@ int kz_hmm_run_shake(kz_hmm_ctx *x, long long N, double H, double *Y_out, kz_rep
   return KZ_OK;
 }
 
-int kz_hmm_step_rattle(kz_hmm_ctx *x, long long k, double t, double H, double *Y, int *have_F,
+static int step_rattle(kz_hmm_ctx *x, long long k, double t, double H, double *Y, int *have_F,
                        kz_report *r)
 {
   const kz_constraints *C = x->con;
@@ -103,6 +103,13 @@ int kz_hmm_step_rattle(kz_hmm_ctx *x, long long k, double t, double H, double *Y
   return KZ_OK;
 }
 
+/* The constrained macro table, indexed by kz_hmm_params.macro - KZ_HMM_SHAKE (kz_hmm_open_con
+ * accepts only these values of macro with constraints). */
+static const kz_hmm_scheme schemes[KZ_HMM_DAE_MACRO_END - KZ_HMM_SHAKE] = {
+  [KZ_HMM_SHAKE - KZ_HMM_SHAKE] = {NULL, run_shake},
+  [KZ_HMM_RATTLE - KZ_HMM_SHAKE] = {step_rattle, NULL},
+};
+
 int kz_hmm_dae_run(const kz_vib *m, const kz_constraints *con, const kz_hmm_params *p,
                    const double *Y0, double *Y_out, double *lam_out, long long nout,
                    kz_con_stats *micro, kz_report *r)
@@ -115,7 +122,7 @@ int kz_hmm_dae_run(const kz_vib *m, const kz_constraints *con, const kz_hmm_para
   if (st == KZ_OK) {
     memcpy(Y_out, Y0, sizeof(double) * (size_t)m->dim);
     x.lam_out = lam_out;
-    st = kz_hmm_drive(&x, N, Y_out, r);
+    st = kz_hmm_drive(&x, &schemes[p->macro - KZ_HMM_SHAKE], N, Y_out, r);
   }
   kz_hmm_close(&x);
   return st;
@@ -127,7 +134,8 @@ int kz_hmm_dae_step(const kz_vib *m, const kz_constraints *con, const kz_hmm_par
   kz_hmm_ctx x;
   KZ_TRY(dae_open(&x, m, con, micro, p, r));
   int st = KZ_OK;
-  if (!kz_hmm_schemes[p->macro].step) st = kz_bad(r, KZ_EMODEL, "macro");
+  const kz_hmm_scheme *sc = &schemes[p->macro - KZ_HMM_SHAKE];
+  if (!sc->step) st = kz_bad(r, KZ_EMODEL, "macro");
   else if ((st = kz_check_num(r, p->H, "H", 0)) != KZ_OK || (st = kz_check_num(r, t, "t", 0)) != KZ_OK) {
   } else if (p->H == 0) st = kz_bad(r, KZ_EDOMAIN, "H");
   else if ((st = kz_check_vec(r, Y, m->dim, "Y")) != KZ_OK) {
@@ -137,7 +145,7 @@ int kz_hmm_dae_step(const kz_vib *m, const kz_constraints *con, const kz_hmm_par
     const size_t d = (size_t)m->dim;
     memcpy(x.Ysave, Y, sizeof(double) * d);
     int have_F = 0;
-    st = kz_hmm_schemes[p->macro].step(&x, -1, t, p->H, Y, &have_F, r);
+    st = sc->step(&x, -1, t, p->H, Y, &have_F, r);
     if (st != KZ_OK) memcpy(Y, x.Ysave, sizeof(double) * d);
     else {
       if (lam) memcpy(lam, x.lamv, sizeof(double) * 2 * (size_t)con->m);

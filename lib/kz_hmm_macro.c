@@ -124,15 +124,13 @@ static int run_leapfrog(kz_hmm_ctx *x, long long N, double H, double *Y_out, kz_
 }
 
 /* The macro table: one-step schemes (step) and two-step recursions (run); the constrained
- * schemes of Calvo & Sanz-Serna Sec. 4 are in kz_hmm_dae.c. */
-const kz_hmm_scheme kz_hmm_schemes[KZ_HMM_DAE_MACRO_END] = {
-  [KZ_HMM_FE] = {step_fe, NULL, 0},
-  [KZ_HMM_IFE] = {step_ife, NULL, 0},
-  [KZ_HMM_VERLET] = {step_verlet, NULL, 0},
-  [KZ_HMM_LEAPFROG] = {NULL, run_leapfrog, 0},
-  [KZ_HMM_VE] = {step_ve, NULL, 0},
-  [KZ_HMM_SHAKE] = {NULL, kz_hmm_run_shake, 1},
-  [KZ_HMM_RATTLE] = {kz_hmm_step_rattle, NULL, 1},
+ * schemes of Calvo & Sanz-Serna Sec. 4 keep their own table in kz_hmm_dae.c. */
+static const kz_hmm_scheme schemes[KZ_HMM_MACRO_END] = {
+  [KZ_HMM_FE] = {step_fe, NULL},
+  [KZ_HMM_IFE] = {step_ife, NULL},
+  [KZ_HMM_VERLET] = {step_verlet, NULL},
+  [KZ_HMM_LEAPFROG] = {NULL, run_leapfrog},
+  [KZ_HMM_VE] = {step_ve, NULL},
 };
 
 static int check_H(double H, kz_report *r)
@@ -158,7 +156,7 @@ int kz_hmm_run_check(kz_hmm_ctx *x, const double *Y0, double *Y_out, long long n
   return KZ_OK;
 }
 
-int kz_hmm_drive(kz_hmm_ctx *x, long long N, double *Y_out, kz_report *r)
+int kz_hmm_drive(kz_hmm_ctx *x, const kz_hmm_scheme *sc, long long N, double *Y_out, kz_report *r)
 {
   const kz_hmm_params *p = x->p;
   const kz_vib *m = x->m;
@@ -168,7 +166,6 @@ int kz_hmm_drive(kz_hmm_ctx *x, long long N, double *Y_out, kz_report *r)
   x->cycles_frac = fabs(c - cw) <= 1e-9 * fmax(1.0, fabs(c)) ? 0.0 : c - cw;
   const int d = m->dim;
   const double H = p->H;
-  const kz_hmm_scheme *sc = &kz_hmm_schemes[p->macro];
   if (sc->run) return sc->run(x, N, H, Y_out, r);
   int st = KZ_OK, have_F = 0;
   for (long long k = 0; k < N && st == KZ_OK; k++) {
@@ -194,7 +191,7 @@ int kz_hmm_run(const kz_vib *m, const kz_hmm_params *p, const double *Y0, double
   int st = kz_hmm_run_check(&x, Y0, Y_out, nout, &N, r);
   if (st == KZ_OK) {
     memcpy(Y_out, Y0, sizeof(double) * (size_t)m->dim);
-    st = kz_hmm_drive(&x, N, Y_out, r);
+    st = kz_hmm_drive(&x, &schemes[p->macro], N, Y_out, r);
   }
   kz_hmm_close(&x);
   return st;
@@ -206,14 +203,14 @@ int kz_hmm_step(const kz_vib *m, const kz_hmm_params *p, double t, double *Y, kz
   KZ_TRY(kz_hmm_open(&x, m, p, 0, r));
   int st = KZ_OK;
   if (x.nq < 1) st = kz_bad(r, KZ_EMODEL, "nq");
-  else if (!kz_hmm_schemes[p->macro].step) st = kz_bad(r, KZ_EMODEL, "macro");
+  else if (!schemes[p->macro].step) st = kz_bad(r, KZ_EMODEL, "macro");
   else if ((st = check_H(p->H, r)) != KZ_OK || (st = kz_check_num(r, t, "t", 0)) != KZ_OK) {
   } else if ((st = kz_check_vec(r, Y, m->dim, "Y")) != KZ_OK) {
   } else {
     const size_t d = (size_t)m->dim;
     memcpy(x.Ysave, Y, sizeof(double) * d);
     int have_F = 0;
-    st = kz_hmm_schemes[p->macro].step(&x, -1, t, p->H, Y, &have_F, r);
+    st = schemes[p->macro].step(&x, -1, t, p->H, Y, &have_F, r);
     if (st != KZ_OK) memcpy(Y, x.Ysave, sizeof(double) * d);
     else if (r) r->macro_steps++;
   }

@@ -1,7 +1,8 @@
 -- top.lua -- what the scenarios of Fredbo's thesis (seed 004, "The Heterogeneous Multiscale Method
 -- and the Spinning Top") share: the parameter keys of the top and of the slow-variable HMM, the
 -- model from them, slow variables along reference trajectories, errors on the macro grid, Euler
--- angles, and a few formatting helpers. The numerics are in C (lib/kz_top*.c, kz_hmm_slow.c);
+-- angles, a few formatting helpers, and the common parts of Figures 20-21 (xi40_*) and 22-23
+-- (vertical*). The numerics are in C (lib/kz_top*.c, kz_hmm_slow.c);
 -- the method binding is lib/hmm.lua (slow_run), the shared measurements lib/experiment.lua.
 local kz = require "kapitza"
 local models = require "models"
@@ -314,6 +315,72 @@ end
 function M.write_claims(sc, cl, pre, note)
   sc:write_tsv("tables/" .. sc.id .. ".tsv", cl:tsv_rows())
   sc:write_text("tables/" .. sc.id .. ".md", (pre and (pre .. "\n") or "") .. cl:md(note))
+end
+
+--- The scenario parameters of Figures 20-21 (the forced top (38) with the slow variables (40),
+-- Algorithm 4 against an RK4 reference): the top's, then those below with the defaults d, then
+-- the entry ref_sub (the figures sample the reference differently), then the method's.
+function M.xi40_params(d, ref_sub)
+  local params = M.model_params()
+  for _, p in ipairs(with_defaults({
+    { "omega", 1e3, "", "spin multiplier: Pi3 = omega Pi3^", positive = true },
+    { "amp_w", 1, "", "forcing amplitude amp = amp_w omega (39: 1)" },
+    { "nu_w", 1, "", "forcing frequency nu = nu_w omega (39: 1)", positive = true },
+    { "Pi1w", 1, "", "initial Pi1 = Pi1w / omega" },
+    { "T", 0.02, "s", "final time", positive = true },
+    { "N_printed", 300, "", "the thesis's macro steps H = T/N (reported; diverges)", integer = true, min = 2 },
+    { "N", 600, "", "macro steps of the figure", integer = true, min = 2 },
+    { "h", 1e-7, "s", "micro step", positive = true },
+    { "eta_h", 6, "", "window eta = eta_h h (even; the thesis's 5 is not centred)", integer = true, min = 2 },
+    { "time", "literal", "", "explicit time dependence of xi in the solve (A13)", choices = kz.slow_times.names },
+    { "ref_h", 1e-7, "s", "reference RK4 step (the thesis's)", positive = true },
+  }, d)) do params[#params + 1] = p end
+  params[#params + 1] = ref_sub
+  for _, p in ipairs(M.method_params()) do params[#params + 1] = p end
+  return params
+end
+
+--- Figures 20-21: the forced top (38) of the parameters P (the transverse torque a(t) = amp_w
+-- omega cos(nu t), nu = nu_w omega), its initial state, and the reference (40) variables by RK4
+-- (steps <= ref_h) on the grid dt = T / Nref, Nref = N ref_sub; check: with the step-halving
+-- check (M.reference's delta). Returns { nu, model, x0, Nref, dt, rxi, delta }.
+function M.xi40_setup(P, check)
+  local X = { nu = P.nu_w * P.omega }
+  X.model = M.model(P, { forcing = "transverse", amp = P.amp_w * P.omega, nu = X.nu })
+  X.x0 = X.model.x0(P.omega, P.Pi1w / P.omega, P.theta0)
+  X.Nref = P.N * P.ref_sub
+  X.dt = P.T / X.Nref
+  local _
+  _, X.rxi, X.delta = M.reference(X.model, "40", P.T, X.dt, X.x0, P.ref_h, check, X.nu)
+  return X
+end
+
+--- One HMM run of Figures 20-21 (set (40), allowed to fail) of the set-up X with H = T/N and the
+-- parameters P, overridden by o (e.g. h, eta_h, time). Returns xi, the work, the failure message
+-- (nil when it ran through) and the number of valid rows.
+function M.xi40_run(X, P, N, o)
+  local q = {}
+  for k, v in pairs(P) do q[k] = v end
+  for k, v in pairs(o or {}) do q[k] = v end
+  local _, xi, w, nvalid, msg = M.run(X.model, q, { set = "40", H = P.T / N, T = P.T, eta = q.eta_h * q.h, h = q.h, x0 = X.x0,
+                                                    time = q.time, allow_fail = true })
+  return xi, w, msg, nvalid
+end
+
+--- data/<id>-ref.tsv of Figures 20-21: the reference xi2, xi3 (8 digits; with all, also xi4, xi5
+-- to 10 digits) and the trivial baseline Pi1 = Pi2 = 0 on the reference grid; what: the comment's
+-- name of the reference.
+function M.xi40_write_ref(sc, X, P, all, what)
+  local rxi, rows = X.rxi, {}
+  for n = 1, #rxi[1] do
+    local t = (n - 1) * X.dt
+    rows[n] = { t = t, xi2 = M.short(rxi[1][n]), xi3 = M.short(rxi[2][n]), xi2_pi0 = M.short(-math.sin(X.nu * t)),
+                xi3_pi0 = M.short(math.cos(X.nu * t)) }
+    if all then rows[n].xi4, rows[n].xi5 = string.format("%.10g", rxi[3][n]), string.format("%.10g", rxi[4][n]) end
+  end
+  local cols = all and { "t", "xi2", "xi3", "xi4", "xi5", "xi2_pi0", "xi3_pi0" } or { "t", "xi2", "xi3", "xi2_pi0", "xi3_pi0" }
+  sc:write_tsv("data/" .. sc.id .. "-ref.tsv", cols, rows,
+    { sc.id .. ": " .. what .. " by RK4, h = " .. P.ref_h .. "; xi2_pi0, xi3_pi0: the trivial baseline Pi1 = Pi2 = 0 (-sin nu t, cos nu t)" })
 end
 
 --- Figures 20-21: the HMM's xi2 = Pi1 - sin(nu t), xi3 = Pi2 + cos(nu t) of (40) (xi[1], xi[2] on

@@ -1280,6 +1280,27 @@ function M.convergence_scenario(sc, P, problem, scheme, claims, figkind)
   return rows
 end
 
+--- The --quick run every convergence scenario shares.
+M.convergence_quick = { dT = { 0.01, 0.005, 0.002, 0.001 }, p = { 5 }, href = 5e-5, sub = 5 }
+
+--- A convergence figure of one problem (Figs. 6.10-6.17), in two calls around the scenario's own
+-- sc:parse(arg) (the runner protects the script that parses): fig = { id, title, problem ("FPU",
+-- "SR"), scheme, kind, claims } as M.convergence_scenario takes them. The keys, the --quick run,
+-- the work estimate and the grid check are the shared ones. The figures that differ only in what
+-- they show of the same runs (6.12 and 6.13: "errors" and "split"; 6.14 and 6.15) differ only in
+-- their fig.
+--   local sc = V.convergence_new(fig)
+--   V.convergence_run(sc, sc:parse(arg), fig)
+function M.convergence_new(fig)
+  return S.new { id = fig.id, title = fig.title, params = M.convergence_params(fig.problem), quick = M.convergence_quick,
+                 work = M.convergence_work }
+end
+
+function M.convergence_run(sc, P, fig)
+  M.convergence_check(sc, P)
+  return M.convergence_scenario(sc, P, fig.problem, fig.scheme, fig.claims, fig.kind)
+end
+
 ---------------------------------------------------------------------------------------------------
 -- Computing time (Sec. 6.3, Figs. 6.18, 6.19): work counts here; the times are measured by
 -- scripts/bench-vmi-timing.lua (make bench), never by a scenario

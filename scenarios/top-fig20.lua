@@ -28,25 +28,10 @@ local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
-local kz = require "kapitza"
 local top = require "top"
 
-local params = top.model_params()
-for _, p in ipairs {
-  { "omega", 1e3, "", "spin multiplier: Pi3 = omega Pi3^", positive = true },
-  { "amp_w", 1, "", "forcing amplitude amp = amp_w omega (39: 1)" },
-  { "nu_w", 1, "", "forcing frequency nu = nu_w omega (39: 1)", positive = true },
-  { "Pi1w", 1, "", "initial Pi1 = Pi1w / omega" },
-  { "T", 0.02, "s", "final time", positive = true },
-  { "N_printed", 300, "", "the thesis's macro steps H = T/N (reported; diverges)", integer = true, min = 2 },
-  { "N", 600, "", "macro steps of the figure", integer = true, min = 2 },
-  { "h", 1e-7, "s", "micro step", positive = true },
-  { "eta_h", 6, "", "window eta = eta_h h (even; the thesis's 5 is not centred)", integer = true, min = 2 },
-  { "time", "literal", "", "explicit time dependence of xi in the solve (A13)", choices = kz.slow_times.names },
-  { "ref_h", 1e-7, "s", "reference RK4 step (the thesis's)", positive = true },
-  { "ref_sub", 6, "", "reference samples per macro step of the figure (even: the H/2 run is compared too)", integer = true, min = 2 },
-} do params[#params + 1] = p end
-for _, p in ipairs(top.method_params()) do params[#params + 1] = p end
+local params = top.xi40_params(nil, { "ref_sub", 6, "", "reference samples per macro step of the figure (even: the H/2 run is compared too)",
+                                     integer = true, min = 2 })
 local sc = S.new { id = "top-fig20", title = "Fredbo Figure 20: the HMM with the slow variables (40) for the forced top (38)",
                    params = params, quick = { T = 0.005, ref_sub = 4 },
                    work = function(P) -- the checked reference; runs at N_printed, N (four times), 2N, and N with h/2
@@ -56,21 +41,12 @@ local sc = S.new { id = "top-fig20", title = "Fredbo Figure 20: the HMM with the
                        + 3 * run(P.N, P.eta_h) + run(P.N, 20) + run(2 * P.N, P.eta_h), "force evaluations"
                    end }
 local P = sc:parse(arg)
-if P.ref_sub % 2 ~= 0 then io.stderr:write("top-fig20: parameter 'ref_sub' must be even (the H/2 run is compared on the same grid)\n"); os.exit(2) end
-local nu = P.nu_w * P.omega
-local model = top.model(P, { forcing = "transverse", amp = P.amp_w * P.omega, nu = nu })
-local x0 = model.x0(P.omega, P.Pi1w / P.omega, P.theta0)
-local dt = P.T / (P.N * P.ref_sub)
-local Nref = P.N * P.ref_sub
-local _, rxi, delta = top.reference(model, "40", P.T, dt, x0, P.ref_h, true, nu)
-local amp2, amp3 = top.maxabs(rxi[1]), top.maxabs(rxi[2])
+if P.ref_sub % 2 ~= 0 then sc:fail("parameter 'ref_sub' must be even (the H/2 run is compared on the same grid)") end
+local X = top.xi40_setup(P, true)
+local nu, model, Nref, rxi, delta = X.nu, X.model, X.Nref, X.rxi, X.delta
 
 local function run(N, o)
-  local q = {}
-  for k, v in pairs(P) do q[k] = v end
-  for k, v in pairs(o or {}) do q[k] = v end
-  local opts = { set = "40", H = P.T / N, T = P.T, eta = q.eta_h * q.h, h = q.h, x0 = x0, time = q.time, allow_fail = true }
-  local _, xi, w, nvalid, msg = top.run(model, q, opts)
+  local xi, w, msg, nvalid = top.xi40_run(X, P, N, o)
   local e = {}
   if not msg and Nref % N == 0 then for k = 1, 4 do e[k] = top.maxerr(xi[k], rxi[k], Nref / N) end end
   -- ("not comparable": a macro grid that the reference grid does not contain)
@@ -81,18 +57,12 @@ local main = run(P.N)
 local variants = { { "H/2", run(2 * P.N) }, { "h/2", run(P.N, { h = P.h / 2 }) }, { "η ×10/3", run(P.N, { eta_h = 20 }) },
                    { "time=" .. (P.time == "literal" and "consistent" or "literal"), run(P.N, { time = P.time == "literal" and "consistent" or "literal" }) } }
 
-local rows, rrows = {}, {}
+local rows = {}
 for n = 1, #main.xi[1] do rows[n] = { t = (n - 1) * P.T / P.N, xi2 = main.xi[1][n], xi3 = main.xi[2][n], xi4 = main.xi[3][n], xi5 = main.xi[4][n] } end
-for n = 1, #rxi[1] do
-  local t = (n - 1) * dt
-  rrows[n] = { t = t, xi2 = top.short(rxi[1][n]), xi3 = top.short(rxi[2][n]), xi4 = string.format("%.10g", rxi[3][n]),
-               xi5 = string.format("%.10g", rxi[4][n]), xi2_pi0 = top.short(-math.sin(nu * t)), xi3_pi0 = top.short(math.cos(nu * t)) }
-end
 local label = string.format("HMM-%s-%s, set (40), ω = %g, a = %g cos(%gt), H = T/%d, h = %g, η = %dh", P.macro, P.micro, P.omega,
                             P.amp_w * P.omega, nu, P.N, P.h, P.eta_h)
 sc:write_tsv("data/top-fig20.tsv", { "t", "xi2", "xi3", "xi4", "xi5" }, rows, { "top-fig20: " .. label })
-sc:write_tsv("data/top-fig20-ref.tsv", { "t", "xi2", "xi3", "xi4", "xi5", "xi2_pi0", "xi3_pi0" }, rrows,
-  { "top-fig20: reference (40) variables by RK4, h = " .. P.ref_h .. "; xi2_pi0, xi3_pi0: the trivial baseline Pi1 = Pi2 = 0 (-sin nu t, cos nu t)" })
+top.xi40_write_ref(sc, X, P, true, "reference (40) variables")
 
 local cl = E.claims(sc)
 local pub = cl.pub

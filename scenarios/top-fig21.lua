@@ -20,25 +20,10 @@ local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
 package.path = root .. "/lib/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
-local kz = require "kapitza"
 local top = require "top"
 
-local params = top.model_params()
-for _, p in ipairs {
-  { "omega", 1e3, "", "spin multiplier: Pi3 = omega Pi3^", positive = true },
-  { "amp_w", 1, "", "forcing amplitude amp = amp_w omega (39: 1)" },
-  { "nu_w", 1, "", "forcing frequency nu = nu_w omega (39: 1)", positive = true },
-  { "Pi1w", 1, "", "initial Pi1 = Pi1w / omega" },
-  { "T", 0.1, "s", "final time", positive = true },
-  { "N_printed", 1500, "", "the thesis's macro steps H = T/N (reported; diverges)", integer = true, min = 2 },
-  { "N", 3000, "", "macro steps of the figure", integer = true, min = 2 },
-  { "h", 1e-7, "s", "micro step", positive = true },
-  { "eta_h", 6, "", "window eta = eta_h h (even; the thesis's 5 is not centred)", integer = true, min = 2 },
-  { "time", "literal", "", "explicit time dependence of xi in the solve (A13)", choices = kz.slow_times.names },
-  { "ref_h", 1e-7, "s", "reference RK4 step (the thesis's)", positive = true },
-  { "ref_sub", 2, "", "reference samples per macro step of the figure", integer = true, min = 1 },
-} do params[#params + 1] = p end
-for _, p in ipairs(top.method_params()) do params[#params + 1] = p end
+local params = top.xi40_params({ T = 0.1, N_printed = 1500, N = 3000 },
+                                { "ref_sub", 2, "", "reference samples per macro step of the figure", integer = true, min = 1 })
 local sc = S.new { id = "top-fig21", title = "Fredbo Figure 21: the long-time HMM for xi2, xi3 of (40)",
                    params = params, quick = { T = 0.02, N = 600, N_printed = 300 },
                    work = function(P)
@@ -47,21 +32,10 @@ local sc = S.new { id = "top-fig21", title = "Fredbo Figure 21: the long-time HM
                        + W.top_hmm(P.T, P.T / P.N, P.eta_h, P.micro) + W.rk4_search(P.N), "force evaluations"
                    end }
 local P = sc:parse(arg)
-local nu = P.nu_w * P.omega
-local model = top.model(P, { forcing = "transverse", amp = P.amp_w * P.omega, nu = nu })
-local x0 = model.x0(P.omega, P.Pi1w / P.omega, P.theta0)
-local Nref = P.N * P.ref_sub
-local dt = P.T / Nref
-local _, rxi = top.reference(model, "40", P.T, dt, x0, P.ref_h, false, nu)
-local function run(N)
-  local q = {}
-  for k, v in pairs(P) do q[k] = v end
-  local _, xi, w, _, msg = top.run(model, q, { set = "40", H = P.T / N, T = P.T, eta = P.eta_h * P.h, h = P.h, x0 = x0, time = P.time,
-                                               allow_fail = true })
-  return xi, w, msg
-end
-local _, wp, msgp = run(P.N_printed)
-local xi, w, msg = run(P.N)
+local X = top.xi40_setup(P, false)
+local nu, model, x0, rxi = X.nu, X.model, X.x0, X.rxi
+local _, wp, msgp = top.xi40_run(X, P, P.N_printed)
+local xi, w, msg = top.xi40_run(X, P, P.N)
 local e = {}
 for k = 1, 4 do e[k] = top.maxerr(xi[k], rxi[k], P.ref_sub) end
 local off = top.off_print(sc, P, nil, { "ref_h", "ref_sub" })
@@ -77,16 +51,11 @@ for m = 1, (off or msg) and 0 or 200 do
   end
 end
 
-local rows, rrows = {}, {}
+local rows = {}
 for n = 1, #xi[1] do rows[n] = { t = (n - 1) * P.T / P.N, xi2 = xi[1][n], xi3 = xi[2][n] } end
-for n = 1, #rxi[1] do
-  local t = (n - 1) * dt
-  rrows[n] = { t = t, xi2 = top.short(rxi[1][n]), xi3 = top.short(rxi[2][n]), xi2_pi0 = top.short(-math.sin(nu * t)), xi3_pi0 = top.short(math.cos(nu * t)) }
-end
 local label = string.format("HMM-%s-%s, set (40), ω = %g, H = T/%d, h = %g, η = %dh", P.macro, P.micro, P.omega, P.N, P.h, P.eta_h)
 sc:write_tsv("data/top-fig21.tsv", { "t", "xi2", "xi3" }, rows, { "top-fig21: " .. label })
-sc:write_tsv("data/top-fig21-ref.tsv", { "t", "xi2", "xi3", "xi2_pi0", "xi3_pi0" }, rrows,
-  { "top-fig21: reference by RK4, h = " .. P.ref_h .. "; xi2_pi0, xi3_pi0: the trivial baseline Pi1 = Pi2 = 0 (-sin nu t, cos nu t)" })
+top.xi40_write_ref(sc, X, P, false, "reference")
 
 local cl = E.claims(sc)
 local pub = cl.pub

@@ -9,25 +9,21 @@
 -- changes of order and the rates between one and two are decided on the local slopes.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
-local S = require "scenario"
 local V = require "vmi"
 
-local sc = S.new {
+-- What the text claims.
+local fig = {
   id = "vmi-fig6.12",
   title = "Ober-Bloebaum et al. Fig. 6.12: FPU, trapezoidal-midpoint, errors versus dT",
-  params = V.convergence_params("FPU"),
-  quick = { dT = { 0.01, 0.005, 0.002, 0.001 }, p = { 5 }, href = 5e-5, sub = 5 },
-  work = V.convergence_work,
+  problem = "FPU", scheme = "TM", kind = "errors",
+  claims = {
+    { "order1_q_mac", "q on macro nodes: order 1", col = "q_mac", kind = "order", order = 1 },
+    { "q_mic_2_to_1", "q^f on micro nodes: starts with order 2, reduces to 1 for tiny steps", col = "q_mic",
+      kind = "transition", from = 2, to = 1 },
+    { "p_mic_2_to_1", "p^f on micro nodes: starts with order 2, reduces to 1", col = "p_mic", kind = "transition", from = 2, to = 1 },
+    { "p_mac_between", "p on macro nodes: rates greater than one but lower than two (the p^f error's 2, then the p^s error's 1)",
+      col = "p_mac", kind = "between", from = 2, to = 1, published = "between 1 and 2" },
+  },
 }
-local P = sc:parse(arg)
-V.convergence_check(sc, P)
-
--- What the text claims.
-V.convergence_scenario(sc, P, "FPU", "TM", {
-  { "order1_q_mac", "q on macro nodes: order 1", col = "q_mac", kind = "order", order = 1 },
-  { "q_mic_2_to_1", "q^f on micro nodes: starts with order 2, reduces to 1 for tiny steps", col = "q_mic",
-    kind = "transition", from = 2, to = 1 },
-  { "p_mic_2_to_1", "p^f on micro nodes: starts with order 2, reduces to 1", col = "p_mic", kind = "transition", from = 2, to = 1 },
-  { "p_mac_between", "p on macro nodes: rates greater than one but lower than two (the p^f error's 2, then the p^s error's 1)",
-    col = "p_mac", kind = "between", from = 2, to = 1, published = "between 1 and 2" },
-}, "errors")
+local sc = V.convergence_new(fig)
+V.convergence_run(sc, sc:parse(arg), fig)

@@ -13,23 +13,19 @@
 -- found not to hold).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/?.lua;" .. package.path
-local S = require "scenario"
 local V = require "vmi"
 
-local sc = S.new {
+-- What the text claims.
+local fig = {
   id = "vmi-fig6.14",
   title = "Ober-Bloebaum et al. Fig. 6.14: spring ring, trapezoidal-midpoint, errors versus dT",
-  params = V.convergence_params("SR"),
-  quick = { dT = { 0.01, 0.005, 0.002, 0.001 }, p = { 5 }, href = 5e-5, sub = 5 },
-  work = V.convergence_work,
+  problem = "SR", scheme = "TM", kind = "errors",
+  claims = {
+    { "order1_q_mac", "q on macro nodes: order 1", col = "q_mac", kind = "order", order = 1 },
+    { "p_mac_2_to_1", "p on macro nodes: the slope changes from 2 to 1", col = "p_mac", kind = "transition", from = 2, to = 1 },
+    { "p_mic_2_to_1", "p^f on micro nodes: the slope changes from 2 to 1", col = "p_mic", kind = "transition", from = 2, to = 1 },
+    { "q_mic_2_to_1", "q^f on micro nodes: the slope changes from 2 to 1", col = "q_mic", kind = "transition", from = 2, to = 1 },
+  },
 }
-local P = sc:parse(arg)
-V.convergence_check(sc, P)
-
--- What the text claims.
-V.convergence_scenario(sc, P, "SR", "TM", {
-  { "order1_q_mac", "q on macro nodes: order 1", col = "q_mac", kind = "order", order = 1 },
-  { "p_mac_2_to_1", "p on macro nodes: the slope changes from 2 to 1", col = "p_mac", kind = "transition", from = 2, to = 1 },
-  { "p_mic_2_to_1", "p^f on micro nodes: the slope changes from 2 to 1", col = "p_mic", kind = "transition", from = 2, to = 1 },
-  { "q_mic_2_to_1", "q^f on micro nodes: the slope changes from 2 to 1", col = "q_mic", kind = "transition", from = 2, to = 1 },
-}, "errors")
+local sc = V.convergence_new(fig)
+V.convergence_run(sc, sc:parse(arg), fig)

@@ -615,6 +615,26 @@ describe("claims away from the printed case: n/a, the printed case, the trivial 
     assert.truthy(f.text:find("diverged at step 3", 1, true))
   end)
 
+  it("top.xi40_params/setup/run: Figures 20-21's keys, reference grid and HMM runs", function()
+    local params = top.xi40_params({ T = 1e-4, N = 4 }, { "ref_sub", 2, "", "reference samples", integer = true, min = 1 })
+    local P, names = {}, {}
+    for i, p in ipairs(params) do P[p[1]], names[p[1]] = p[2], i end
+    assert.are.equal(names.ref_h + 1, names.ref_sub) -- ref_sub after the forcing keys, before the method's
+    assert.are.equal(names.ref_sub + 1, names.macro)
+    assert.are.equal(300, P.N_printed)
+    local X = top.xi40_setup(P, false)
+    assert.are.equal(8, X.Nref)
+    assert.are.equal(P.T / 8, X.dt)
+    assert.are.equal(9, #X.rxi[1])
+    assert.is_nil(X.delta)
+    local xi, w, msg = top.xi40_run(X, P, P.N)
+    assert.is_nil(msg)
+    assert.are.equal(5, #xi[1])
+    assert.is_near(X.rxi[1][1], xi[1][1], 1e-15) -- the same start
+    local _, w2 = top.xi40_run(X, P, P.N, { eta_h = 20 })
+    assert.is_true(w2.micro_steps > w.micro_steps) -- the override reaches the run
+  end)
+
   it("top.against_none: yes when both errors are at most half of ignoring the vibration, partly when one is", function()
     local none = { G3 = 0.02, G1 = 0.4 }
     assert.is_true(select(3, top.against_none({ G3 = 0.001, G1 = 0.004 }, none)))

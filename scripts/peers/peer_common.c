@@ -1,11 +1,9 @@
-/* peer_common.c -- the dispatcher of libkzpeers.so: argument checks, the field wrapper that counts
- * every evaluation, finite-difference Jacobians (forward differences, step sqrt(eps) max(|y_j|, 1);
- * Dennis & Schnabel, Numerical Methods for Unconstrained Optimization, Sec. 5.4), CPU time and the
- * error against the caller's reference. The peers themselves are in peer_gsl.c and
- * peer_sundials.c. */
+/* peer_common.c -- the dispatcher of libkzpeers.so: argument checks, the choice of the backend
+ * (peer_gsl.c, peer_sundials.c), CPU time and the error against the caller's reference. What the
+ * backends call back (the counting field wrapper, finite-difference Jacobians) is in
+ * peer_field.c, below both: the dispatcher uses the backends, never the other way round. */
 #define _POSIX_C_SOURCE 200809L
 #include "peers_internal.h"
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,44 +28,6 @@ int kzp_available(int method)
 const char *kzp_name(int method)
 {
   return method >= 0 && method < KZP_METHOD_END ? names[method] : NULL;
-}
-
-int kzp_eval(kzp_ctx *c, const kz_sys *sys, double t, const double *y, double *f)
-{
-  c->nf++;
-  return kz_sys_eval(sys, t, y, f, NULL);
-}
-
-int kzp_eval_slow(kzp_ctx *c, double t, const double *y, double *f)
-{
-  int st = kzp_eval(c, c->s, t, y, f);
-  if (st == KZ_OK) st = kzp_eval(c, c->fast, t, y, c->tmp2);
-  if (st != KZ_OK) return st;
-  for (int i = 0; i < c->dim; i++) f[i] -= c->tmp2[i];
-  return KZ_OK;
-}
-
-int kzp_fd_jacobian(kzp_ctx *c, double t, const double *y, const double *f, double *J, double *dfdt)
-{
-  const int n = c->dim;
-  const double se = sqrt(DBL_EPSILON);
-  c->nj++;
-  memcpy(c->tmp2, y, sizeof(double) * (size_t)n);
-  for (int j = 0; j < n; j++) {
-    const double h = se * fmax(fabs(y[j]), 1.0);
-    c->tmp2[j] = y[j] + h;
-    int st = kzp_eval(c, c->s, t, c->tmp2, c->tmp);
-    c->tmp2[j] = y[j];
-    if (st != KZ_OK) return st;
-    for (int i = 0; i < n; i++) J[i * n + j] = (c->tmp[i] - f[i]) / h;
-  }
-  if (dfdt) {
-    const double h = se * fmax(fabs(t), 1.0);
-    int st = kzp_eval(c, c->s, t + h, y, c->tmp);
-    if (st != KZ_OK) return st;
-    for (int i = 0; i < n; i++) dfdt[i] = (c->tmp[i] - f[i]) / h;
-  }
-  return KZ_OK;
 }
 
 static double cpu_seconds(void)

@@ -2,7 +2,7 @@
  * Differential Equations": gsl_odeiv2_driver_alloc_y_new, gsl_odeiv2_driver_apply; steppers
  * rk8pd (Prince & Dormand 8(9)), msadams (variable-order Adams, functional iteration, no
  * Jacobian) and rk4imp (implicit Gaussian 2-stage, order 4, Newton iteration with the Jacobian).
- * The Jacobian GSL asks for is a forward-difference one (peer_common.c): the package's models
+ * The Jacobian GSL asks for is a forward-difference one (peer_field.c): the package's models
  * have no analytic Jacobian, and the finite differences' field evaluations are counted.
  * The driver's error control is the standard one: |err_i| <= atol + rtol |y_i|. */
 #include "peers_internal.h"

@@ -11,7 +11,7 @@ typedef struct kzp_ctx {
   double *tmp, *tmp2;
 } kzp_ctx;
 
-/* f = field of sys at (t, y); counts one evaluation; the system's status. */
+/* The field wrappers (peer_field.c). f = field of sys at (t, y); counts one evaluation; the system's status. */
 int kzp_eval(kzp_ctx *c, const kz_sys *sys, double t, const double *y, double *f);
 /* The slow part of MRI: f = s(t, y) - fast(t, y) (two evaluations). */
 int kzp_eval_slow(kzp_ctx *c, double t, const double *y, double *f);
@@ -19,8 +19,8 @@ int kzp_eval_slow(kzp_ctx *c, double t, const double *y, double *f);
  * dfdt (may be NULL) the time derivative; dim + 1 evaluations (dim without dfdt). */
 int kzp_fd_jacobian(kzp_ctx *c, double t, const double *y, const double *f, double *J, double *dfdt);
 
-/* The backends, compiled in when their library was found (peer_gsl.c, peer_sundials.c).
- * Each integrates from t0 to t1 on y (in place) and fills steps, fast_steps, fails, status. */
+/* The backends, compiled in when their library was found (peer_gsl.c, peer_sundials.c), called
+ * by the dispatcher (peer_common.c). Each integrates from t0 to t1 on y (in place) and fills steps, fast_steps, fails, status. */
 int kzp_gsl_run(int method, kzp_ctx *c, double t0, double t1, double *y, double rtol, double atol,
                 kzp_result *res);
 int kzp_sundials_run(int method, kzp_ctx *c, double H, double t0, double t1, double *y, double rtol,

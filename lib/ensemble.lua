@@ -220,7 +220,7 @@ function M.slow(model, o)
   if type(x0s) ~= "table" or #x0s < 1 or type(x0s[1]) ~= "table" then fail("slow: x0 must be a list of states") end
   local opts = {}
   for k, v in pairs(o) do
-    if k ~= "x0" and k ~= "threads" then opts[k] = v end
+    if k ~= "x0" and k ~= "threads" and k ~= "set" then opts[k] = v end
   end
   local p = hmm.slow_params(opts)
   local s = model.slow and model.slow[o.set or "32"]

@@ -20,7 +20,10 @@ build/obj/kz_ens.o: XFLAGS = -O3 -fopenmp-simd
 build/asan/kz_ens.o: XFLAGS = -fopenmp-simd
 LUAJIT  := luajit
 SRC     := $(sort $(wildcard lib/*.c))
-HDR     := $(wildcard lib/*.h)
+# The public headers: lib/include/kapitza.h and its modules lib/include/kapitza/*.h, included as
+# <kapitza.h> and <kapitza/NAME.h> from the source tree (-Ilib/include) and from PREFIX/include alike.
+INC     := -Ilib/include
+HDR     := $(wildcard lib/*.h lib/include/*.h lib/include/kapitza/*.h)
 OBJ     := $(patsubst lib/%.c,build/obj/%.o,$(SRC))
 AOBJ    := $(patsubst lib/%.c,build/asan/%.o,$(SRC))
 LUAMOD  := $(wildcard lib/*.lua)
@@ -36,11 +39,11 @@ all: lib/libkapitza.so
 
 build/obj/%.o: lib/%.c $(HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(XFLAGS) -fPIC -c $< -o $@
+	$(CC) $(CSTD) $(WARN) $(INC) $(CFLAGS) $(XFLAGS) -fPIC -c $< -o $@
 
 build/asan/%.o: lib/%.c $(HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CSTD) $(WARN) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	$(CC) $(CSTD) $(WARN) $(INC) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	  -fno-sanitize-recover=undefined $(XFLAGS) -fPIC -c $< -o $@
 
 lib/libkapitza.so: $(OBJ) | deps-lib
@@ -74,8 +77,8 @@ PEER_LIB := $(if $(HAVE_GSL),$(shell pkg-config --libs gsl 2>/dev/null)) $(if $(
 build/peers.cfg: FORCE
 	@mkdir -p $(@D); echo "$(PEER_DEF)" | cmp -s - $@ || echo "$(PEER_DEF)" > $@
 
-build/libkzpeers.so: $(wildcard scripts/peers/*.c scripts/peers/*.h) build/peers.cfg lib/libkapitza.so
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -shared $(PEER_DEF) -o $@ $(PEER_C) -Llib -lkapitza \
+build/libkzpeers.so: $(wildcard scripts/peers/*.c scripts/peers/*.h) $(HDR) build/peers.cfg lib/libkapitza.so
+	$(CC) $(CSTD) $(WARN) $(INC) $(CFLAGS) -fPIC -shared $(PEER_DEF) -o $@ $(PEER_C) -Llib -lkapitza \
 	  -Wl,-rpath,'$$ORIGIN/../lib' $(PEER_LIB) -lm
 
 peers: build/libkzpeers.so
@@ -123,12 +126,13 @@ clean:
 	rm -rf build lib/libkapitza.so lib/libkapitza-asan.so
 
 # ---- Installation (make install PREFIX=... DESTDIR=...; make uninstall) -------------------------
-# The version is written once, in lib/kapitza.h (enum kz_version). Installed: the header, the shared
+# The version is written once, in lib/include/kapitza.h (enum kz_version). Installed: the headers
+# (kapitza.h in INCLUDEDIR, its modules in INCLUDEDIR/kapitza/), the shared
 # library libkapitza.so.MAJOR.MINOR.PATCH (SONAME libkapitza.so.MAJOR) with its two symlinks, the
 # static library, kapitza.pc, and the Lua modules: kapitza.lua in LUADIR (LuaJIT's default search
 # path for PREFIX=/usr/local or /usr), the others in LUADIR/kapitza/ with kapitza/config.lua,
 # which tells the installed kapitza.lua where its header and library are (relative to itself).
-kz_version_part = $(shell sed -n 's/.*KZ_VERSION_$(1) = \([0-9][0-9]*\).*/\1/p' lib/kapitza.h)
+kz_version_part = $(shell sed -n 's/.*KZ_VERSION_$(1) = \([0-9][0-9]*\).*/\1/p' lib/include/kapitza.h)
 VMAJOR     := $(call kz_version_part,MAJOR)
 VERSION    := $(VMAJOR).$(call kz_version_part,MINOR).$(call kz_version_part,PATCH)
 PREFIX     ?= /usr/local
@@ -141,6 +145,7 @@ BINDIR     ?= $(PREFIX)/bin
 SONAME     := libkapitza.so.$(VMAJOR)
 SOFILE     := libkapitza.so.$(VERSION)
 LUAOTHER   := $(filter-out lib/kapitza.lua,$(LUAMOD))
+KZHDR      := $(wildcard lib/include/kapitza/*.h)
 # what bin/kapitza needs besides the modules: the atlas figure and the sweep tool (in LUADIR/kapitza)
 KZDATA     := figures/style.gpi figures/atlas-model.gp scripts/sweep.lua
 
@@ -156,8 +161,9 @@ build/dist/libkapitza.a: $(OBJ)
 	ar rcs $@ $^
 
 install: build/dist/$(SOFILE) build/dist/libkapitza.a
-	install -d $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PCDIR) $(DESTDIR)$(LUADIR)/kapitza
-	install -m 644 lib/kapitza.h $(DESTDIR)$(INCLUDEDIR)/kapitza.h
+	install -d $(DESTDIR)$(INCLUDEDIR)/kapitza $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PCDIR) $(DESTDIR)$(LUADIR)/kapitza
+	install -m 644 lib/include/kapitza.h $(DESTDIR)$(INCLUDEDIR)/kapitza.h
+	install -m 644 $(KZHDR) $(DESTDIR)$(INCLUDEDIR)/kapitza/
 	install -m 755 build/dist/$(SOFILE) $(DESTDIR)$(LIBDIR)/$(SOFILE)
 	ln -sf $(SOFILE) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libkapitza.so
@@ -182,10 +188,11 @@ install: build/dist/$(SOFILE) build/dist/libkapitza.a
 	  > $(DESTDIR)$(LUADIR)/kapitza/config.lua
 
 uninstall:
-	rm -f $(DESTDIR)$(INCLUDEDIR)/kapitza.h $(DESTDIR)$(LIBDIR)/$(SOFILE) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+	rm -f $(DESTDIR)$(INCLUDEDIR)/kapitza.h $(addprefix $(DESTDIR)$(INCLUDEDIR)/kapitza/,$(notdir $(KZHDR))) \
+	  $(DESTDIR)$(LIBDIR)/$(SOFILE) $(DESTDIR)$(LIBDIR)/$(SONAME) \
 	  $(DESTDIR)$(LIBDIR)/libkapitza.so $(DESTDIR)$(LIBDIR)/libkapitza.a $(DESTDIR)$(PCDIR)/kapitza.pc \
 	  $(DESTDIR)$(LUADIR)/kapitza.lua $(DESTDIR)$(LUADIR)/kapitza/config.lua \
 	  $(addprefix $(DESTDIR)$(LUADIR)/kapitza/,$(notdir $(LUAOTHER))) \
 	  $(addprefix $(DESTDIR)$(LUADIR)/kapitza/,$(KZDATA)) $(DESTDIR)$(BINDIR)/kapitza
 	-rmdir $(DESTDIR)$(LUADIR)/kapitza/figures $(DESTDIR)$(LUADIR)/kapitza/scripts 2>/dev/null
-	-rmdir $(DESTDIR)$(LUADIR)/kapitza 2>/dev/null
+	-rmdir $(DESTDIR)$(LUADIR)/kapitza $(DESTDIR)$(INCLUDEDIR)/kapitza 2>/dev/null

@@ -1,6 +1,7 @@
 -- kapitza.lua -- the LuaJIT FFI binding of libkapitza.
 --
--- Loads lib/kapitza.h into ffi.cdef (dropping the preprocessor lines) and the shared library by
+-- Loads lib/include/kapitza.h and the module headers it includes into ffi.cdef (dropping the
+-- preprocessor lines) and the shared library by
 -- absolute path, derived from this file's own location (KZ_LIB may name another build of it,
 -- e.g. the sanitizer one). Every C status is turned into a Lua error naming the C function, the
 -- offending parameter and, where known, the step and time of the failure.
@@ -23,21 +24,37 @@ local function read(path)
   return s
 end
 
--- The header without its '#' lines (include guard, extern "C").
-local function header_text(path)
+-- The declaration stream: kapitza.h with its module headers (#include <kapitza/NAME.h>, found
+-- beside kapitza.h, each read once, where it is first included, as include guards do) expanded
+-- in place: the text a C compiler sees, before the preprocessor lines are dropped.
+local function header_source(path)
+  local base, seen, out = path:match("^(.*)/[^/]*$") or ".", {}, {}
+  local function expand(p)
+    if seen[p] then return end
+    seen[p] = true
+    for line in (read(p) .. "\n"):gmatch("(.-)\n") do
+      local inc = line:match('^%s*#%s*include%s*[<"](kapitza/[%w_]+%.h)[>"]')
+      if inc then expand(base .. "/" .. inc) else out[#out + 1] = line end
+    end
+  end
+  expand(path)
+  return table.concat(out, "\n")
+end
+-- The stream without its '#' lines (include guards, extern "C"), for ffi.cdef.
+local function header_text(source)
   local out = {}
-  for line in (read(path) .. "\n"):gmatch("(.-)\n") do
+  for line in (source .. "\n"):gmatch("(.-)\n") do
     local skip = line:match("^%s*#") or line:match("^%s*}%s*$") or line:match("^%s*extern \"C\"")
     if not skip then out[#out + 1] = line end
   end
   return table.concat(out, "\n")
 end
--- Where the header and the library are. In the source tree: beside this file (lib/kapitza.h,
+-- Where the header and the library are. In the source tree: beside this file (lib/include/kapitza.h,
 -- lib/libkapitza.so). An installed copy (make install) finds kapitza/config.lua beside it,
 -- written by the Makefile, naming the installed header and versioned library relative to this
 -- file (so a DESTDIR-staged tree works too); its other modules (models, hmm, ...) are installed
 -- in that kapitza/ folder, which goes onto package.path.
-M.header_path, M.lib_path = here .. "/kapitza.h", here .. "/libkapitza.so"
+M.header_path, M.lib_path = here .. "/include/kapitza.h", here .. "/libkapitza.so"
 local installed = loadfile(here .. "/kapitza/config.lua")
 if installed then
   local cfg = installed()
@@ -52,7 +69,10 @@ if installed then
   package.path = here .. "/kapitza/?.lua;" .. package.path
 end
 M.lib_path = os.getenv("KZ_LIB") or M.lib_path
-ffi.cdef(header_text(M.header_path))
+-- M.header_source: every declaration of the public headers in one text (lib/usermodel.lua copies
+-- enum kz_status from it).
+M.header_source = header_source(M.header_path)
+ffi.cdef(header_text(M.header_source))
 
 -- Keep the namespace in a module-level local so it is never collected.
 local okload, C = pcall(ffi.load, M.lib_path)
@@ -275,7 +295,7 @@ end
 --- Fresh solve counters (kz_con_stats: pos_solves, vel_solves).
 function M.con_stats() return ffi.new("kz_con_stats") end
 
--- Version (enum kz_version of lib/kapitza.h, the one place it is written).
+-- Version (enum kz_version of lib/include/kapitza.h, the one place it is written).
 ---------------------------------------------------------------------------------------------------
 
 M.version = string.format("%d.%d.%d", C.KZ_VERSION_MAJOR, C.KZ_VERSION_MINOR, C.KZ_VERSION_PATCH)

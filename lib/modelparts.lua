@@ -3,7 +3,7 @@
 -- variational multirate integrators (vmi), invariants, plus default parameter values, the
 -- initial state, the end time and the period. For each part: the spec's declaration checked,
 -- the functions of each way (Lua functions through FFI callbacks, C source through wrappers
--- generated into the model's translation unit), the structs of lib/kapitza.h the methods take
+-- generated into the model's translation unit), the structs of lib/include/kapitza.h the methods take
 -- (kz_sys.flow_a/b, kz_constraints, kz_slow, kz_vmi_model) built into the model, derivatives the
 -- spec leaves out formed by central differences (lib/derivatives.lua; the same rule in C), and
 -- the derivatives it gives checked against them.

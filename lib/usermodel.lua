@@ -247,19 +247,11 @@ end
 -- (b) C source: generated translation unit, cache, compiler
 ---------------------------------------------------------------------------------------------------
 
-local function read(path)
-  local f = io.open(path, "rb")
-  if not f then return nil end
-  local s = f:read("*a")
-  f:close()
-  return s
-end
-
 local status_enum -- enum kz_status, copied from the header the binding loaded
 local function kz_status_enum()
   if not status_enum then
-    status_enum = assert((read(kz.header_path) or ""):match("(enum kz_status%s*{.-};)"),
-                         "usermodel: enum kz_status not found in " .. kz.header_path)
+    status_enum = assert(kz.header_source:match("(enum kz_status%s*{.-};)"),
+                         "usermodel: enum kz_status not found in " .. kz.header_path .. " and its modules")
   end
   return status_enum
 end

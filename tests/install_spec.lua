@@ -49,8 +49,14 @@ describe("make install", function()
     assert.truthy(soname:find("Library soname: [libkapitza.so." .. major .. "]", 1, true), soname)
     local _, members = U.run(string.format("ar t '%s/lib/libkapitza.a'", prefix))
     assert.truthy(members:find("kz_hmm.o", 1, true) and members:find("kz_step_rk4.o", 1, true), members)
-    local _, hdr = U.run(string.format("cmp '%s/include/kapitza.h' lib/kapitza.h && echo same", prefix))
-    assert.are.equal("same\n", hdr)
+    -- every public header, kapitza.h and its modules in include/kapitza/, as in the source tree
+    local hdrs = { "kapitza.h" }
+    for _, h in ipairs(U.files(U.root .. "/lib/include/kapitza")) do hdrs[#hdrs + 1] = "kapitza/" .. h end
+    assert.truthy(#hdrs >= 9, "module headers: " .. #hdrs - 1)
+    for _, h in ipairs(hdrs) do
+      local _, hdr = U.run(string.format("cmp '%s/include/%s' '%s/lib/include/%s' && echo same", prefix, h, U.root, h))
+      assert.are.equal("same\n", hdr, h)
+    end
   end)
 
   it("pkg-config describes it", function()

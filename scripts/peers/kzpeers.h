@@ -10,7 +10,7 @@
  */
 #ifndef KZPEERS_H
 #define KZPEERS_H
-#include "../../lib/kapitza.h"
+#include <kapitza.h> /* -Ilib/include (Makefile) */
 
 enum kzp_method {
   KZP_GSL_RK8PD = 0,    /* GSL gsl_odeiv2_step_rk8pd: Prince-Dormand 8(9), explicit */

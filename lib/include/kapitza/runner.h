@@ -1,0 +1,64 @@
+/* kapitza/runner.h -- Process support for the scenario runner and the user-model cache: signals,
+ * locks, files (kz_runner.c, kz_fs.c). Not numerics. Part of libkapitza's public header: included
+ * by kapitza.h, whose rules it keeps. */
+#ifndef KAPITZA_RUNNER_H
+#define KAPITZA_RUNNER_H
+
+#include <kapitza/core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ========================================================================================== */
+/* Runner support for the scenario scripts (kz_runner.c; lib/scenario.lua): not numerics.     */
+/* ========================================================================================== */
+
+/* Remove the folder `stage` (rm -rf, no shell) when SIGINT, SIGTERM or SIGHUP arrives, and the
+ * folder `created` (may be NULL) if it is then empty, then die of that signal (default action). A
+ * signal that was ignored stays ignored. The paths are copied (KZ_EBUFFER from 4096 bytes); a
+ * second call replaces them. The library's only process-wide state (a handler takes no argument).
+ * KZ_EDOMAIN when the handlers cannot be installed. */
+int kz_runner_guard(const char *stage, const char *created);
+/* Forget the folder and restore the handlers that were in place before kz_runner_guard. */
+int kz_runner_unguard(void);
+/* hold != 0: block SIGINT, SIGTERM, SIGHUP (while files are moved into place); 0: unblock them
+ * (one that arrived meanwhile is delivered then). */
+int kz_runner_hold_signals(int hold);
+/* Remove path and everything under it (fork + execve /bin/rm -rf --, no shell): KZ_OK, or
+ * KZ_EDOMAIN with *err an errno value (EIO when rm failed). */
+int kz_runner_remove(const char *path, int *err);
+/* An exclusive lock on the directory dir (flock; waits for another holder): *fd receives the
+ * descriptor for kz_runner_unlock. KZ_EDOMAIN with *err = errno when dir cannot be opened. */
+int kz_runner_lock(const char *dir, int *fd, int *err);
+int kz_runner_unlock(int fd);
+/* 1 if a process with this id exists (kill(pid, 0) succeeds or fails with EPERM), 0 if not. */
+int kz_runner_alive(long long pid);
+
+/* ---- The user-model compile cache's file calls (lib/kz_fs.c, used by lib/usermodel.lua) ----
+ * POSIX calls FFI cannot make portably. Each returns KZ_OK, KZ_ENULL (a NULL argument), or
+ * KZ_EDOMAIN when the system refused, with *err = errno (0 on success). */
+enum kz_fs_kind { KZ_FS_OTHER = 0, KZ_FS_FILE = 1, KZ_FS_DIR = 2, KZ_FS_LINK = 3 };
+typedef struct kz_fs_info {
+  int kind;         /* enum kz_fs_kind */
+  int mode;         /* permission bits, st_mode & 07777 */
+  long long uid;    /* owner */
+  long long size;   /* bytes */
+  double mtime;     /* last modification, seconds since the epoch */
+} kz_fs_info;
+/* lstat (follow = 0: a link is reported as KZ_FS_LINK, never followed) or stat (follow = 1). */
+int kz_fs_stat(const char *path, int follow, kz_fs_info *st, int *err);
+/* mkdir with mode 0700 (less the umask); an existing path of any kind is EEXIST. */
+int kz_fs_mkdir(const char *path, int *err);
+/* A new file (O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600) holding the n bytes of data: EEXIST when the
+ * path exists (a link included); on a failed write the file is removed. */
+int kz_fs_create(const char *path, const char *data, size_t n, int *err);
+/* The names in dir but . and .., each NUL-terminated, one after another in buf (capacity cap);
+ * *len the bytes they take: KZ_EBUFFER when that is more than cap (call again with *len). */
+int kz_fs_list(const char *dir, char *buf, size_t cap, size_t *len, int *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -12,21 +12,25 @@ CSTD    := -std=c11 -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Werror
 CFLAGS  ?= -O2
 LDLIBS  := -llapack -lmvec -lm -lpthread
-# The ensemble models' member loops (lib/kz_ens_models.c): OpenMP SIMD with glibc's vector math
-# library (no -ffast-math: sin and cos are declared simd there), one clone per vector ISA.
-build/obj/kz_ens_models.o: XFLAGS = -O3 -fopenmp-simd -fno-math-errno
-build/asan/kz_ens_models.o: XFLAGS = -fopenmp-simd -fno-math-errno
-build/obj/kz_ens.o: XFLAGS = -O3 -fopenmp-simd
-build/asan/kz_ens.o: XFLAGS = -fopenmp-simd
+# The ensemble models' member loops (lib/models/kz_ens_models.c): OpenMP SIMD with glibc's vector
+# math library (no -ffast-math: sin and cos are declared simd there), one clone per vector ISA.
+build/obj/models/kz_ens_models.o: XFLAGS = -O3 -fopenmp-simd -fno-math-errno
+build/asan/models/kz_ens_models.o: XFLAGS = -fopenmp-simd -fno-math-errno
+build/obj/methods/kz_ens.o: XFLAGS = -O3 -fopenmp-simd
+build/asan/methods/kz_ens.o: XFLAGS = -fopenmp-simd
 LUAJIT  := luajit
-SRC     := $(sort $(wildcard lib/*.c))
+# The library's layers, one folder each (lib/README.md): its C files and private headers.
+LIBDIRS := core steppers methods models
+SRC     := $(sort $(wildcard $(LIBDIRS:%=lib/%/*.c)))
 # The public headers: lib/include/kapitza.h and its modules lib/include/kapitza/*.h, included as
-# <kapitza.h> and <kapitza/NAME.h> from the source tree (-Ilib/include) and from PREFIX/include alike.
-INC     := -Ilib/include
-HDR     := $(wildcard lib/*.h lib/include/*.h lib/include/kapitza/*.h)
+# <kapitza.h> and <kapitza/NAME.h> from the source tree (-Ilib/include) and from PREFIX/include alike;
+# the private ones (kz_internal.h, ...) by their names from the layers' folders.
+INC     := -Ilib/include $(LIBDIRS:%=-Ilib/%)
+HDR     := $(wildcard lib/include/*.h lib/include/kapitza/*.h $(LIBDIRS:%=lib/%/*.h))
 OBJ     := $(patsubst lib/%.c,build/obj/%.o,$(SRC))
 AOBJ    := $(patsubst lib/%.c,build/asan/%.o,$(SRC))
-LUAMOD  := $(wildcard lib/*.lua)
+# The Lua modules: the bindings (lib/lua) and the experiment machinery (lib/experiment).
+LUAMOD  := $(wildcard lib/lua/*.lua lib/experiment/*.lua)
 SCEN    := $(sort $(basename $(notdir $(wildcard scenarios/*.lua))))
 # Every figure of paper/figures is drawn by its scenario into DIR/figures (scenario.lua, sc:figure)
 # and comes with its stamp; the benchmark figures (figures/bench-*.gp) are drawn by make bench.
@@ -61,7 +65,7 @@ deps:
 deps-lib:
 	@sh scripts/deps.sh --lib
 
-# The optional peer integrators of `make bench` (scripts/peers/, lib/peers.lua): build/libkzpeers.so
+# The optional peer integrators of `make bench` (scripts/peers/, lib/lua/peers.lua): build/libkzpeers.so
 # with the backends whose libraries are found (GSL: pkg-config; SUNDIALS: a link test); without
 # any it still builds and reports every peer as unavailable, so nothing else needs them.
 SUNLIBS  := -lsundials_cvode -lsundials_arkode -lsundials_nvecserial -lsundials_sunlinsoldense \
@@ -78,7 +82,7 @@ build/peers.cfg: FORCE
 	@mkdir -p $(@D); echo "$(PEER_DEF)" | cmp -s - $@ || echo "$(PEER_DEF)" > $@
 
 build/libkzpeers.so: $(wildcard scripts/peers/*.c scripts/peers/*.h) $(HDR) build/peers.cfg lib/libkapitza.so
-	$(CC) $(CSTD) $(WARN) $(INC) $(CFLAGS) -fPIC -shared $(PEER_DEF) -o $@ $(PEER_C) -Llib -lkapitza \
+	$(CC) $(CSTD) $(WARN) -Ilib/include $(CFLAGS) -fPIC -shared $(PEER_DEF) -o $@ $(PEER_C) -Llib -lkapitza \
 	  -Wl,-rpath,'$$ORIGIN/../lib' $(PEER_LIB) -lm
 
 peers: build/libkzpeers.so
@@ -144,7 +148,7 @@ LUADIR     ?= $(PREFIX)/share/lua/5.1
 BINDIR     ?= $(PREFIX)/bin
 SONAME     := libkapitza.so.$(VMAJOR)
 SOFILE     := libkapitza.so.$(VERSION)
-LUAOTHER   := $(filter-out lib/kapitza.lua,$(LUAMOD))
+LUAOTHER   := $(filter-out lib/lua/kapitza.lua,$(LUAMOD))
 KZHDR      := $(wildcard lib/include/kapitza/*.h)
 # what bin/kapitza needs besides the modules: the atlas figure and the sweep tool (in LUADIR/kapitza)
 KZDATA     := figures/style.gpi figures/atlas-model.gp scripts/sweep.lua
@@ -174,7 +178,7 @@ install: build/dist/$(SOFILE) build/dist/libkapitza.a
 	  'Description: numerical integrators for highly oscillatory and multirate mechanical systems' \
 	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lkapitza' 'Libs.private: -llapack -lmvec -lm -lpthread' \
 	  > $(DESTDIR)$(PCDIR)/kapitza.pc
-	install -m 644 lib/kapitza.lua $(DESTDIR)$(LUADIR)/kapitza.lua
+	install -m 644 lib/lua/kapitza.lua $(DESTDIR)$(LUADIR)/kapitza.lua
 	install -m 644 $(LUAOTHER) $(DESTDIR)$(LUADIR)/kapitza/
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LUADIR)/kapitza/figures $(DESTDIR)$(LUADIR)/kapitza/scripts
 	for f in $(KZDATA); do install -m 644 $$f $(DESTDIR)$(LUADIR)/kapitza/$$f || exit 1; done

@@ -6,7 +6,7 @@
 -- script scan-forced_pendulum2d.gp is found beside it); sweep it with `kapitza sweep`:
 --   kapitza run examples/scan-forced_pendulum2d.lua --out /tmp/scan omega=1e3,1e4,1e5
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
-package.path = here .. "/../lib/?.lua;" .. package.path -- in the source tree; kapitza run sets it anyway
+package.path = here .. "/../lib/lua/?.lua;" .. here .. "/../lib/experiment/?.lua;" .. package.path -- in the source tree; kapitza run sets it anyway
 local S = require "scenario"
 local MF = require "modelfile"
 local kz = require "kapitza"

@@ -20,7 +20,7 @@
 -- the true one at moderate ω (0.09 rad at ω = 10⁴, cs-fig4.1), and they converge only at first
 -- order in H. CPU seconds and peers (on the angle ODE): `make bench` (below).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local A = require "atlas"
 local prob = require("atlas_problems").dpend

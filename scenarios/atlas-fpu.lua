@@ -20,7 +20,7 @@
 -- (the structured solver), which force evaluations do not show. CPU seconds, which do, are in
 -- `make bench` (below).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local A = require "atlas"
 local prob = require("atlas_problems").fpu

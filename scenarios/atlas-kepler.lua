@@ -19,7 +19,7 @@
 -- evaluates two exact partial flows, not the field, so its "force evaluations" are not the same
 -- unit as RK4's; the CPU seconds of `make bench` (below) weigh them fairly.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local A = require "atlas"
 local prob = require("atlas_problems").kepler

@@ -29,7 +29,7 @@
 -- depend on the machine and on optional libraries. `make bench` measures them on the same runs
 -- (`scripts/bench-atlas.lua`, the second table and figure below).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local A = require "atlas"
 local prob = require("atlas_problems").pendulum

@@ -16,7 +16,7 @@
 -- *slow* part is itself stiff over [0, 0.5]; the fast period used for the references and the
 -- direct steppers' ladders is that of the stiff springs alone. CPU seconds: `make bench` (below).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local A = require "atlas"
 local prob = require("atlas_problems").ring

@@ -21,7 +21,7 @@
 -- method "would require O(ε^-1/2) operations" (its stable step ∝ ε^1/2); the claims table compares
 -- that exponent with RK4's measured one (≈ 1: the step must resolve the forcing period ε).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local A = require "atlas"
 local prob = require("atlas_problems").ste

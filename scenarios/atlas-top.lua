@@ -17,7 +17,7 @@
 -- the spin, so the HMM's macro step must shrink like 1/ω too (Table 1 does so); the scale
 -- separation an HMM needs is not there (top-table1). CPU seconds: `make bench` (below).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local A = require "atlas"
 local prob = require("atlas_problems").top

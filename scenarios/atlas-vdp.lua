@@ -14,7 +14,7 @@
 -- **Readings.** As for perturbed Kepler. The interval grows like 1/ε, so the conventional
 -- integrations run over 2/ε periods while SAM's macro grid does not depend on ε.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local A = require "atlas"
 local prob = require("atlas_problems").vdp

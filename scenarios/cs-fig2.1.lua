@@ -14,7 +14,7 @@
 --
 -- **Reading.** The paper plots q̇ in the right panel; we plot p = q̇ and overlay P = Q̇.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local models = require "models"

@@ -19,7 +19,7 @@
 -- H = 1/320, 1/640 (convergence). References, in angle ("Lagrangian") coordinates: the equations of
 -- motion of the rod angles at ω = 10⁴ by RK4 with 128 steps per period (the true, oscillating motion),
 -- and their ω → ∞ average (Kapitza: the same kinetic energy with the effective potential
--- V + (v_max²/4)∇Yᵀ M(q)⁻¹ ∇Y, Y = (m₁+m₂)ℓ₁ cos q₁ + m₂ℓ₂ cos q₂, derived in `lib/kz_dpend.c`; for one
+-- V + (v_max²/4)∇Yᵀ M(q)⁻¹ ∇Y, Y = (m₁+m₂)ℓ₁ cos q₁ + m₂ℓ₂ cos q₂, derived in `lib/models/kz_dpend.c`; for one
 -- rod it is (2.5)–(2.6)), which the HMM approaches at second order in H for large ω.
 --
 -- **Readings and errata.**
@@ -67,7 +67,7 @@
 --   omega_extra) is run once; `omega_extra=`, `H_conv=` and `ref_omega=` empty their lists; a
 --   claim that cannot be decided (one ω, one H) says n/a with the reason.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local D = require "dpend"

@@ -25,7 +25,7 @@
 -- and reports how much each cell moves (`paper/data/cs-table2.1-phase.tsv`). Cells that disagree
 -- with the print are listed under the table, not tuned away.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local cs = require "cs_tables"
 

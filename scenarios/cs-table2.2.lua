@@ -27,7 +27,7 @@
 -- and the reference solution is not the cause (RK4 with steps of 1/20480 s and of 1/163840 s
 -- agree to 2·10⁻¹⁴); see Table 2.3 for the readings we ruled out.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local cs = require "cs_tables"
 

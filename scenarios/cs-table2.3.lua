@@ -26,7 +26,7 @@
 -- of the 16 HMM cells here but not Table 2.2 nor the Averaged column. We leave the cells as
 -- measured.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local cs = require "cs_tables"
 

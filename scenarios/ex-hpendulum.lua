@@ -11,7 +11,7 @@
 --
 -- **Method.** ℓ = 0.2 m, g = 9.8 m s⁻², v_max = 4 m s⁻¹ (cos Φ* = 0.245, Φ* = 75.8°), ω = 10⁴ s⁻¹,
 -- θ₀ = 0, released at rest at φ = 0.5 rad; T ≈ 2 s in macro-steps of H = 8 forcing periods, so every
--- node t_n = nH is at phase 0. The model is written twice below, as C source (lib/usermodel.lua
+-- node t_n = nH is at phase 0. The model is written twice below, as C source (lib/lua/usermodel.lua
 -- compiles it once into a cached shared object) and as Lua functions (FFI callbacks): its force and
 -- Kapitza's averaged force. Every run is done with both: (i) the HMM of Calvo & Sanz-Serna's
 -- Algorithm 2 (leapfrog macro-steps; windows started from p = 0 at phase 0; simple filtering over one
@@ -31,7 +31,7 @@
 -- byte-reproducible); `make bench` measures it properly (paper/bench/usermodel.md: the Lua
 -- callbacks are the slow path).
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local kz = require "kapitza"

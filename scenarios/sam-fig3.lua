@@ -26,7 +26,7 @@
 -- does not list them). The ≈ 20× work factor is read off the paper's plot; we measure it as the
 -- work the conventional curve (log–log interpolation) needs to reach each SAM error at ε = 2⁻¹⁴.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local sam = require "sam"
 

@@ -33,7 +33,7 @@
 -- the printed dR₁/dt = −εR₁(R₁ − 4) is off by a factor 4 (−(ε/4)R₁(R₁ − 4)); "R² = q² + p²"
 -- means Q² + P².
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local sam = require "sam"

@@ -31,7 +31,7 @@
 --   over the macro nodes would be 2–2.5 times larger (notes). Errors in q₂ = atan2(x₂ − x₁, y₂ − y₁) are
 --   in the detail data.
 -- - *Reference:* "integrating accurately the problem in Lagrangian coordinates": the angle equations
---   of motion (`lib/kz_dpend.c`) by Dormand–Prince 5 with m and 2m fixed steps per period combined
+--   of motion (`lib/models/kz_dpend.c`) by Dormand–Prince 5 with m and 2m fixed steps per period combined
 --   by Richardson extrapolation, m doubled from `ref_m` until the estimate is below `ref_tol`
 --   (ε = 10⁻⁴: m = 48; 10⁻⁶: m = 24: 0.1 % of the smallest error measured). Until issue 20 it was RK4 with 64/128 steps, for twice the
 --   cost and less accuracy: at ε = 10⁻⁴ it was 1.0·10⁻⁹ from the converged q₁ = 0.1017049850977
@@ -60,7 +60,7 @@
 --   ε = 10⁻⁴/10⁻⁶, a printed number (796, 4776n, 100) or HERK3 is decided only where the run
 --   meets that premise; elsewhere it says n/a with the reason beside what was measured.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local D = require "dpend"

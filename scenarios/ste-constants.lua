@@ -20,7 +20,7 @@
 -- exponential kernel on (−1, 1)): the exact normaliser is 422.1508 (A2, an erratum: with 422.11
 -- the kernel has mass 0.999903); every other scenario normalises the weights.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local kz = require "kapitza"

@@ -36,7 +36,7 @@
 -- 0.42 (IFE), so at this resolution neither the traditional first-order methods nor the HMM
 -- carry the calculation to T = 50. The checks use the tolerances of notes §7.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local ste = require "ste"

@@ -24,7 +24,7 @@
 -- The paper prints no error values (its plots are images): beside each cell we show the value
 -- of the notes' independent prototype.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local ste = require "ste"

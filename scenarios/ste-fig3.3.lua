@@ -17,7 +17,7 @@
 -- V-rk4 is the least-squares slope over every H in its window (the notes' "1.97" is a two-point
 -- slope; addendum item 5).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local ste = require "ste"

@@ -18,7 +18,7 @@
 --
 -- **Readings** as in Figures 3.2 and 3.3; A6, A7 as above; `q=` sets a finite kernel smoothness.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local ste = require "ste"

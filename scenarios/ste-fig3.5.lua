@@ -14,7 +14,7 @@
 -- macro error, while the scaled run, with a smaller bias, equals the macro error; so the check is
 -- the scaled slope in [1.9, 2.1] and 0.8 ≤ scaled/fixed ≤ 2.5.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local ste = require "ste"

@@ -25,7 +25,7 @@
 -- kernel term: off the ε-grid the estimate errs by ε⁻¹ K̂(2πη/ε) sin(Θ)/l (the transform K̂ of
 -- ste-constants), which is why every macro time must be a multiple of ε at η = 10ε (A9).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local ste = require "ste"

@@ -28,7 +28,7 @@
 -- (one quarter for the growing number of periods at a fixed accuracy), and the cost like ω^1.25,
 -- not ω² — the "ω⁻²" happens to be the right size at ω = 100 only.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local kz = require "kapitza"

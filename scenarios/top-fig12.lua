@@ -26,7 +26,7 @@
 -- halving. (A15) "Π₁ = 1/ω" means Π₁(0) = 1/ω. The error thresholds are the notes' (§5 TOP-F12).
 -- The thesis's "10⁴ operations" for RK4 is not what RK4 needs for the HMM's accuracy (below).
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local top = require "top"

@@ -19,7 +19,7 @@
 -- c = Π₁Γ₂ − Π₂Γ₁, and c² = ξ₃ξ₄ − ξ₅², so the slow variables form a closed system up to the sign
 -- of c and the kernel average only adds a bias, which grows with η.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local top = require "top"

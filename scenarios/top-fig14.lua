@@ -14,7 +14,7 @@
 -- nutation-periodic d/dt ξ (addendum 7) dominates, which is why long windows are harmful there.
 -- The acceptance rules are the notes' (§5 TOP-F14).
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local top = require "top"

@@ -14,7 +14,7 @@
 -- Π-rotation (A5) dominates; RK4's error there is small enough to *cancel* part of the macro error
 -- (the dip at h = 2·10⁻⁵), which is why its curve is not monotone.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local top = require "top"

@@ -18,7 +18,7 @@
 -- so their drift measures how consistently the HMM moves the state with its slow variables. The
 -- acceptance rules are the notes' (§5 TOP-F16).
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local top = require "top"

@@ -23,7 +23,7 @@
 -- the O(ω) field in ∇ξ·f, is noise that only a long average removes. The notes' prototype numbers
 -- ([H], computed with finite-difference gradients) are of the same size as our `fd_step` runs.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local top = require "top"

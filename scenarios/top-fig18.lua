@@ -20,7 +20,7 @@
 -- The figure draws θ − θ₀ against φ unscaled (the amplitude falls like ω⁻²: see the axes) and at
 -- most 25 nutation cycles per ω (`plot_cycles`: at ω = 10⁵ the first 25 of 214).
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local top = require "top"

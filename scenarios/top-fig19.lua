@@ -18,7 +18,7 @@
 -- Π₁ ≈ −ω²/(Λ² − ω²) sin ωt ≈ −0.0038 sin ωt, on top of the free rotation at Λ of amplitude ≈ 0.06.
 -- Check values: the notes' [H] (§5 VIB-F19).
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local top = require "top"

@@ -25,7 +25,7 @@
 -- shortest centred window containing 5h; η = 4h gives the same errors to 3 digits). Claims about
 -- the printed run (H = T/300, errors of order 10⁻⁴) are n/a at other parameters.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local top = require "top"

@@ -17,7 +17,7 @@
 -- Π₁ = Π₂ = 0 (ξ₂ = −sin νt, ξ₃ = cos νt, drawn dashed), which the HMM does not beat (0.125, 0.124
 -- against 0.066, 0.124). The cost claims are the printed case's: n/a at other parameters.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local top = require "top"

@@ -27,7 +27,7 @@
 -- 39 % in Γ₃, where its error (0.0129) is as large as the rise of Γ₃ that the vibration causes
 -- (0.011): "accurate" holds in part; at ω = 10³ (Figure 23) it holds.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local top = require "top"
 

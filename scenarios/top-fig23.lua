@@ -14,7 +14,7 @@
 -- Addendum 3: the notes' numbers are maxima over samples every 0.01 s; over the 10⁻⁴ grid the
 -- ΔΓ₁ error at ω = 10³ is 4.7·10⁻³ instead of 4.4·10⁻³ — both grids are reported.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local top = require "top"

@@ -21,7 +21,7 @@
 -- experiment uses it. The derived values C₁ = 211.07539, C₂ = 3.0739192, peaks 1.4222 and 0.8807
 -- and the raw sums are the notes' [D] numbers, not the thesis's.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local kz = require "kapitza"

@@ -17,7 +17,7 @@
 -- numbers [H] (±5 %), not the thesis's. Derived [D]: Q = 0 is stable since v_max²/(2l²) = 200 >
 -- g/l = 49.05; the linearised slow period is 2π/√150.95 = 0.511 s.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local models = require "models"

@@ -31,7 +31,7 @@
 -- periods times the fast force ~2·10⁷ gives O(0.1) errors (addendum 8; `kernel=exp2`). The
 -- operation counts and savings are compared only at the printed parameters (n/a otherwise).
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local kz = require "kapitza"

@@ -34,7 +34,7 @@
 -- (ω = 10³) to 0.2 (ω = 10⁵), with η = 20h as with 10h: "η = 10h suffices, only the macro cost
 -- grows" does not hold. Claims about the printed cells are n/a at other parameters.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local top = require "top"

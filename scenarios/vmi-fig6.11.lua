@@ -5,7 +5,7 @@
 --
 -- **Method.** The convergence study above on the spring ring with the midpoint-midpoint scheme.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local V = require "vmi"
 

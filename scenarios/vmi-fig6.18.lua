@@ -20,7 +20,7 @@
 -- all: the paper's savings must come from per-step overheads that a compiled code does not have
 -- (measured in `paper/bench/vmi-timing.md`).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local V = require "vmi"
@@ -29,7 +29,7 @@ local sc = S.new {
   id = "vmi-fig6.18",
   title = "Ober-Bloebaum et al. Fig. 6.18: FPU Newton iterations and work versus p; macro steps near 1 over a long run",
   params = V.study_params {
-    { "predictor", "drift", "", "Newton's initial guess of the study (lib/kz_vmi.c)", choices = { "drift", "verlet" } },
+    { "predictor", "drift", "", "Newton's initial guess of the study (lib/methods/kz_vmi.c)", choices = { "drift", "verlet" } },
     { "stab_p", { 1000, 500 }, "", "micro steps per macro step of the long runs (dT = p dt; list)", integer = true, min = 1, max = 100000 },
     { "stab_T", 200, "s", "final time of the long runs", positive = true, max = 1e4 },
     { "stab_predictor", "verlet", "", "Newton's initial guess of the long runs", choices = { "drift", "verlet" } },

@@ -7,7 +7,7 @@
 -- and how does that grow with p?
 --
 -- **Method.** The computing-time study above, from the drift guess and from the library's Verlet
--- predictor (lib/kz_vmi.c: the micro nodes by the scheme's own Störmer–Verlet recursion, the slow
+-- predictor (lib/methods/kz_vmi.c: the micro nodes by the scheme's own Störmer–Verlet recursion, the slow
 -- end point by Newton-preconditioned fixed-point passes on its equation). Per macro step: Newton
 -- iterations (each one Jacobian assembly and one linear solve of 3p + 3 unknowns: the count behind
 -- t_Δx) and Hessian evaluations of V and W ((n_V + n_W) p per assembly: the work behind t_Jacobi),
@@ -20,7 +20,7 @@
 -- rectangle rule in V the Verlet march solves FPU's equations exactly up to the slow end point, W
 -- being quadratic).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local V = require "vmi"

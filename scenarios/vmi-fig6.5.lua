@@ -24,7 +24,7 @@
 -- adiabatic invariant). The data files keep every `stride`-th macro node (Δ = 0.06); the checks use
 -- every node.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local V = require "vmi"
 
@@ -47,7 +47,7 @@ local sc = S.new {
 }
 local P = sc:parse(arg)
 
--- Sweep over p, data, table, the claims of Sec. 6.1 for Figs. 6.3-6.5 and the figure (lib/vmi.lua);
+-- Sweep over p, data, table, the claims of Sec. 6.1 for Figs. 6.3-6.5 and the figure (lib/lua/vmi.lua);
 -- then what the text says of this figure.
 V.fpu_exchange(sc, P, "return", function(cl, summary, cells)
   local shrinks, later = true, true

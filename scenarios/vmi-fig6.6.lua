@@ -9,7 +9,7 @@
 -- "Several orders of magnitude" is taken as a relative error below 10⁻²; no drift as the largest
 -- |E − E₀|/E₀ over the second half of the run at most 1.5 times that over the first half.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local V = require "vmi"
 
@@ -22,5 +22,5 @@ local sc = S.new {
 }
 local P = sc:parse(arg)
 
--- Sweep over p, data, energy-error table, the claims of Sec. 6.1 and the figure (lib/vmi.lua).
+-- Sweep over p, data, energy-error table, the claims of Sec. 6.1 and the figure (lib/lua/vmi.lua).
 V.spring_ring_energy(sc, P)

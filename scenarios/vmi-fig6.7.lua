@@ -8,7 +8,7 @@
 -- the "trapezoidal" rule of §6) and W by the midpoint rule, p ∈ {1, 5, 10}; the claims are decided as
 -- for Figure 6.6.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local V = require "vmi"
 
@@ -21,5 +21,5 @@ local sc = S.new {
 }
 local P = sc:parse(arg)
 
--- Sweep over p, data, energy-error table, the claims of Sec. 6.1 and the figure (lib/vmi.lua).
+-- Sweep over p, data, energy-error table, the claims of Sec. 6.1 and the figure (lib/lua/vmi.lua).
 V.spring_ring_energy(sc, P)

@@ -8,7 +8,7 @@
 -- the "trapezoidal" rule of §6), p ∈ {1, 5, 10}; the claims are decided as for Figure 6.6, and MM and
 -- TM are run again at each p to compare the largest |E − E₀|/E₀ of the three schemes.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local V = require "vmi"
 
@@ -21,6 +21,6 @@ local sc = S.new {
 }
 local P = sc:parse(arg)
 
--- Sweep over p, data, energy-error table, the claims of Sec. 6.1 and the figure (lib/vmi.lua), with
+-- Sweep over p, data, energy-error table, the claims of Sec. 6.1 and the figure (lib/lua/vmi.lua), with
 -- MM and TM run at the same p for the ordering MM < TM < TT.
 V.spring_ring_energy(sc, P, { "MM", "TM" })

@@ -20,7 +20,7 @@
 -- two runs give the same iterates and the same drift; the drift follows the residual actually
 -- reached (at most the tolerance) and falls with it at 10⁻¹⁰ and 10⁻¹².
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local V = require "vmi"

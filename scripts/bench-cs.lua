@@ -3,7 +3,7 @@
 -- stays flat in omega while a direct Verlet integration of (2.2) grows like omega.
 -- Writes paper/bench/cs.tsv and paper/bench/cs.md. Ratios are measured within this one run.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local Ti = require "timing"
 local kz = require "kapitza"

@@ -7,7 +7,7 @@
 -- and each time is the median over the repetitions.
 --   luajit scripts/bench-dpend.lua [--out DIR] [--reps R]   -> DIR/bench/dpend.tsv, DIR/bench/dpend.md
 local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local Ti = require "timing"
 local D = require "dpend"

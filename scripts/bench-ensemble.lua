@@ -1,4 +1,4 @@
--- bench-ensemble.lua -- `make bench`: ensembles (lib/kz_ens.c) against the same members run one
+-- bench-ensemble.lua -- `make bench`: ensembles (lib/methods/kz_ens.c) against the same members run one
 -- scalar library call each, in one process, interleaved (scalar, ensemble, scalar, ...), medians of
 -- the per-sample times and ratios:
 --   (a) RK4 on the vibrated pendulum (2.2), 1,024 members (amplitude and initial angle varied);
@@ -10,7 +10,7 @@
 -- (a)-(c), <= 3 ns per member and force evaluation for the pendulum models, >= 1.8x on 2 threads.
 --   luajit scripts/bench-ensemble.lua [--out DIR] [--quick] [samples=N] [sample=SECONDS]
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local Ti = require "timing"
 local kz = require "kapitza"
@@ -198,8 +198,8 @@ for i, r in ipairs(rows) do
                       i < #rows and string.format("%.1e", r.max_rel_diff) or "–" }
 end
 sc:write_text("bench/ensemble.md", "### Ensembles against scalar runs\n\n" ..
-  "One ensemble call (lib/kz_ens.c: the members as one structure-of-arrays system, the vectorised " ..
-  "model of lib/kz_ens_models.c, " .. rows[1].width .. " doubles per vector here) against one scalar " ..
+  "One ensemble call (lib/methods/kz_ens.c: the members as one structure-of-arrays system, the vectorised " ..
+  "model of lib/models/kz_ens_models.c, " .. rows[1].width .. " doubles per vector here) against one scalar " ..
   "library call per member, in one process, interleaved; medians of " .. P.samples .. " samples. " ..
   "Every member was checked against its scalar run first (largest relative difference in the last column: " ..
   "the vector math library's rounding of sin and cos, propagated).\n\n" ..

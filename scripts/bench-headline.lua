@@ -21,14 +21,14 @@
 --    omega from 1e6 is written, labelled as such.
 --  * perturbed Kepler (19) at eps = 2^-16 (tau_end = (pi/8)/eps): SAM (Strang micro-steps, n = 32
 --    per period, N = 16 RK4 macro-steps, central differences (25); the point of bench-peers)
---    against GSL's rk8pd and the best peer at matched accuracy. Reference: lib/sam.lua (RK4 with
+--    against GSL's rk8pd and the best peer at matched accuracy. Reference: lib/lua/sam.lua (RK4 with
 --    1024 and 2048 steps per period, Richardson).
 -- CPU seconds: one process; each measurement times batches of calls for at least 0.02 s; the
 -- library's runs are measured 5 times (median), the peers' runs once when over 0.5 s, else the
 -- median of 3.
 --   luajit scripts/bench-headline.lua [--out DIR] [--quick]   -> DIR/bench/headline.{tsv,md}
 local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
 local A = require "atlas"
@@ -104,7 +104,7 @@ local function peer_ladder(name, pd, ref, tols, stop_err, budget)
   return t
 end
 
--- the CPU seconds a ladder needs for error e: along its envelope (lib/atlas.lua), interpolated
+-- the CPU seconds a ladder needs for error e: along its envelope (lib/experiment/atlas.lua), interpolated
 local function cost_at(ladder, e) return E.cost_at(A.envelope(ladder, "seconds"), e, "seconds") end
 
 -- the O(1/omega) distance of the true q(1) from the averaged limit, measured

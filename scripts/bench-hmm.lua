@@ -9,7 +9,7 @@
 -- counts and final states equal to round-off.
 --   luajit scripts/bench-hmm.lua [--out DIR] [--quick] [samples=N] [sample=SECONDS]
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local Ti = require "timing"
 local kz = require "kapitza"

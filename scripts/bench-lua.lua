@@ -4,11 +4,11 @@
 -- Method (sound, and an upper bound on the Lua share): each scenario runs once as its own process,
 --   KZ_QUIET=1 KZ_PROFILE=FILE luajit scenarios/<id>.lua --out TMP
 -- timed from here on CLOCK_MONOTONIC (wall = the whole process: shell, exec, LuaJIT start-up,
--- loading the header and the library, the scenario, exit). Inside, lib/profile.lua times every
+-- loading the header and the library, the scenario, exit). Inside, lib/lua/profile.lua times every
 -- call into libkapitza (c) and every external program (gnuplot, ext) and writes the totals at
 -- exit. Lua = wall - c - ext: everything else, i.e. the interpreter and JIT, string building, file
 -- writing, the process start-up and the accounting's own closures. The share is Lua / wall; a
--- second share leaves out the fixed start-up (time before lib/kapitza.lua finished loading and
+-- second share leaves out the fixed start-up (time before lib/lua/kapitza.lua finished loading and
 -- after the script's end), which this also reports (`startup`: a bare `luajit -e` that loads
 -- kapitza, median of 5). The clock pair costs ~60 ns and is charged half to C, half to Lua; its
 -- total (calls x pair) is printed so that the bias can be bounded. Target (issue 12, item 4):
@@ -19,9 +19,9 @@
 --   luajit scripts/bench-lua.lua [--out DIR] [--only id,id,...] [--write-before]
 -- writes DIR/bench/lua.{tsv,md} (or, with --write-before, paper/bench/lua-before.tsv).
 local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
-local prof = dofile(root .. "/lib/profile.lua") -- its clock (KZ_PROFILE is unset here: writes nothing)
+local prof = dofile(root .. "/lib/lua/profile.lua") -- its clock (KZ_PROFILE is unset here: writes nothing)
 local now = prof.now
 
 local cli = S.bench_args("bench-lua", arg, root, { only = true, flags = { ["--write-before"] = "before" } })
@@ -40,7 +40,7 @@ local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 local st = {}
 for k = 1, 5 do
   local t0 = now()
-  os.execute(string.format("cd %s && luajit -e 'package.path=\"lib/?.lua;\"..package.path; require \"kapitza\"'", q(root)))
+  os.execute(string.format("cd %s && luajit -e 'package.path=\"lib/lua/?.lua;\"..package.path; require \"kapitza\"'", q(root)))
   st[k] = now() - t0
 end
 table.sort(st)
@@ -105,7 +105,7 @@ for _, r in ipairs(rows) do
 end
 S.write_atomic(out .. "/bench/lua.md", "#### Lua never dominates: time outside C per scenario\n\n" ..
   "One default run of each scenario as its own process; C = time inside libkapitza calls (every FFI call timed, " ..
-  "lib/profile.lua), gnuplot = figures a scenario draws itself, Lua = the rest of the whole process's wall time " ..
+  "lib/lua/profile.lua), gnuplot = figures a scenario draws itself, Lua = the rest of the whole process's wall time " ..
   "(interpreter, strings, files, start-up). Before = commit 6a917f6, same method.\n\n" ..
   S.md_table({ "scenario", "wall [s]", "C [s]", "gnuplot [s]", "Lua before", "Lua now", "Lua now, after start-up",
                "C calls" }, md) ..

@@ -7,7 +7,7 @@
 -- the measured error ratio is written beside the cost ratio to show it.
 --   luajit scripts/bench-sam.lua [--out DIR]        -> DIR/bench/sam.tsv, DIR/bench/sam.md
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local sam = require "sam"
 

@@ -8,7 +8,7 @@
 -- to DIR/bench/top.{tsv,md} with their spread. A ratio RK4/HMM above 1 means the HMM is cheaper.
 --   luajit scripts/bench-top.lua [--out DIR] [--quick] [samples=N] [sample=SECONDS] [omega=...]
 local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local Ti = require "timing"
 local kz = require "kapitza"

@@ -1,5 +1,5 @@
--- bench-usermodel.lua -- `make bench`: what a user's model costs (lib/usermodel.lua). Calvo &
--- Sanz-Serna's pendulum is run three ways -- the built-in model (lib/kz_pendulum.c), the same
+-- bench-usermodel.lua -- `make bench`: what a user's model costs (lib/lua/usermodel.lua). Calvo &
+-- Sanz-Serna's pendulum is run three ways -- the built-in model (lib/models/kz_pendulum.c), the same
 -- model as C source compiled by usermodel.lua, and as Lua functions called through FFI callbacks
 -- (tests/usermodel_pendulum.lua) -- in
 --   (a) a whole HMM run, Algorithm 1 (leapfrog macro, Verlet micro, the model's lift, exponential
@@ -12,7 +12,7 @@
 -- bit-identical to the built-in one, the Lua functions' equal to round-off.
 --   luajit scripts/bench-usermodel.lua [--out DIR] [--quick] [samples=N] [sample=SECONDS]
 local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local Ti = require "timing"
 local kz = require "kapitza"
@@ -95,7 +95,7 @@ for _, r in ipairs(rows) do
                       string.format("%.2f–%.2f", r.ratio_min, r.ratio_max), string.format("%.1f", r.ns_per_eval) }
 end
 sc:write_text("bench/usermodel.md", "### A user's model: C source and Lua functions against the built-in model\n\n" ..
-  "Calvo & Sanz-Serna's pendulum as the built-in model, as C source compiled by `lib/usermodel.lua` " ..
+  "Calvo & Sanz-Serna's pendulum as the built-in model, as C source compiled by `lib/lua/usermodel.lua` " ..
   "(`tests/usermodel_pendulum.lua`), and as Lua functions called through FFI callbacks; the three checked " ..
   "first to do the same force evaluations with the same result (C source bit-identical, Lua functions to round-off); " ..
   string.format("medians of %d interleaved samples of at least %g s each, and the spread of the ratio.\n\n", P.samples, P.sample) ..

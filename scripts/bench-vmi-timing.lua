@@ -19,7 +19,7 @@
 -- Writes OUT/bench/vmi-timing.tsv and vmi-timing.md; figures/bench-vmi-timing.gp draws them.
 --   luajit scripts/bench-vmi-timing.lua [--out DIR] [--quick]
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local Ti = require "timing"
 local E = require "experiment"

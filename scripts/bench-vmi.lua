@@ -11,7 +11,7 @@
 -- Writes OUT/bench/vmi.tsv and vmi.md.
 --   luajit scripts/bench-vmi.lua [--out DIR] [--quick]
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local Ti = require "timing"
 local E = require "experiment"

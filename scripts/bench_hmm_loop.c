@@ -1,6 +1,6 @@
 /* bench_hmm_loop.c -- the practical limit for `make bench`: two whole HMM runs written as plain C
  * loops, with the models' forces inlined, doing exactly the force evaluations and arithmetic of
- * the library's general HMM (lib/kz_hmm.c) for the same settings. Compiled into a shared object
+ * the library's general HMM (lib/methods/kz_hmm.c) for the same settings. Compiled into a shared object
  * that scripts/bench-hmm.lua loads next to libkapitza, so both are timed in one process.
  *
  *  cs_alg2: Calvo & Sanz-Serna Algorithm 2 with simple filtering (Table 2.3): leapfrog macro,

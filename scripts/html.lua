@@ -3,7 +3,7 @@
 -- extension), every figure's SVG put inline where the Markdown names it, a small style sheet.
 --   luajit scripts/html.lua [PAPERDIR]      (writes PAPERDIR/paper.html)
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local paper = arg[1] or (root .. "/paper")
 
 local function read(path)

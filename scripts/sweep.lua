@@ -14,7 +14,7 @@
 --   luajit scripts/sweep.lua run DIR [-j N]
 --       runs DIR/commands.txt here, N at a time (default: the number of cores): with GNU parallel
 --       when it is installed (`parallel -j N --joblog ... :::: DIR/commands.txt`, no --halt),
---       otherwise with the built-in runner (lib/pool.lua); KZ_SWEEP_RUNNER=builtin or =parallel
+--       otherwise with the built-in runner (lib/experiment/pool.lua); KZ_SWEEP_RUNNER=builtin or =parallel
 --       chooses. A point that fails does not stop the others: every point runs, the failed ones
 --       are listed at the end, and the exit status is 1 if any failed. SIGTERM, SIGINT or SIGHUP
 --       stops the sweep: the running points get the signal (their process groups), no new point
@@ -41,7 +41,7 @@
 local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
 if root:sub(1, 1) ~= "/" then root = (os.getenv("PWD") or ".") .. "/" .. root end
 root = root:gsub("/%./", "/"):gsub("/%.$", "")
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local F = require "files"
 local Cmp = require "compare"

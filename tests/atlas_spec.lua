@@ -1,4 +1,4 @@
--- The efficiency atlas (lib/atlas.lua, lib/atlas_problems.lua, scenarios/atlas-*.lua,
+-- The efficiency atlas (lib/experiment/atlas.lua, lib/experiment/atlas_problems.lua, scenarios/atlas-*.lua,
 -- scripts/bench-atlas.lua): the cost interpolation, the curves a summary reads, the n/a reasons
 -- of the stepper registry, the references of every problem, work counts that do not depend on
 -- the stiffness, and the bench's outputs. The scenarios' outputs themselves are guarded by the

@@ -1,4 +1,4 @@
--- scripts/compare.lua (and lib/compare.lua, which tests/regression_spec.lua uses): every way two
+-- scripts/compare.lua (and lib/experiment/compare.lua, which tests/regression_spec.lua uses): every way two
 -- output trees can differ is a difference, comparing nothing is an error, no shell is involved;
 -- and the atlas data files say in words what their non-numbers mean, so that a nan is a real one.
 local U = require "testutil"
@@ -103,7 +103,7 @@ describe("compare.lua", function()
     assert.matches("compared 1 file ", out)
     assert.is_nil(io.open(base .. "/INJECTED"))
     assert.is_nil(io.open(base .. "/INJECTED2"))
-    for _, f in ipairs { "scripts/compare.lua", "lib/compare.lua", "lib/files.lua" } do
+    for _, f in ipairs { "scripts/compare.lua", "lib/experiment/compare.lua", "lib/experiment/files.lua" } do
       local src = F.read(U.root .. "/" .. f)
       assert.is_nil(src:find("popen", 1, true), f)
       assert.is_nil(src:find("os.execute", 1, true), f)

@@ -1,4 +1,4 @@
--- The constrained mechanical systems (lib/kz_con.c, kz_step_shake.c, kz_step_rattle.c,
+-- The constrained mechanical systems (lib/steppers/kz_con.c, kz_step_shake.c, kz_step_rattle.c,
 -- kz_step_herk3.c, kz_dpend.c) and the methods built on them (kz_hmm_dae.c, kz_sam_dae.c), on the
 -- vibrated double pendulum of Calvo & Sanz-Serna Sec. 4 and Calvo, Chartier, Murua & Sanz-Serna
 -- Sec. 6: constraint residuals, orders (fitted slopes), symmetry, exact work and solve counts,
@@ -515,7 +515,7 @@ describe("bad input is refused with the parameter named #asan", function()
     assert.truthy(err:find("parameter 'macro'", 1, true), err)
   end)
 
-  it("the Lua helpers of lib/dpend.lua", function()
+  it("the Lua helpers of lib/experiment/dpend.lua", function()
     local ok, err = pcall(D.angles, m, y0, "nope")
     assert.is_false(ok)
     assert.truthy(err:find("reading", 1, true), err)

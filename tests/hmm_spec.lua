@@ -1,4 +1,4 @@
--- The general HMM (lib/kz_hmm.c, lib/kz_hmm_macro.c) on the vibrated pendulums of Calvo &
+-- The general HMM (lib/methods/kz_hmm.c, lib/methods/kz_hmm_macro.c) on the vibrated pendulums of Calvo &
 -- Sanz-Serna and Sharp, Tsai & Engquist: force estimates against the averaged forces, the
 -- symmetric and half windows, every macro scheme's order, the one-step map's geometry, the
 -- observable seam, work counts and bad input.

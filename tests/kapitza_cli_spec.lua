@@ -1,5 +1,5 @@
--- The `kapitza` command (bin/kapitza, lib/cli.lua) and what it stands on (lib/modelfile.lua,
--- lib/atlas_user.lua): --help on every verb; bad input is one line on stderr, exit status 2,
+-- The `kapitza` command (bin/kapitza, lib/experiment/cli.lua) and what it stands on (lib/experiment/modelfile.lua,
+-- lib/experiment/atlas_user.lua): --help on every verb; bad input is one line on stderr, exit status 2,
 -- nothing written; it works from another directory and through a symbolic link; `kapitza run`
 -- runs a scenario kept outside the repository (its figure script beside it); `kapitza atlas`
 -- on a small user model in quick mode writes its files, and the configuration its table
@@ -195,7 +195,7 @@ return { name = "stiff_pair", nq = 2, params = { "k", "c" }, values = { k = 1e4,
     for _, r in ipairs(rows) do assert.are.equal("direct", r.family) end
   end)
 
-  it("a constrained model (lib/models.lua's dpend, in the shape a constrained user model takes): the constrained " ..
+  it("a constrained model (lib/lua/models.lua's dpend, in the shape a constrained user model takes): the constrained " ..
      "families run against a HERK3 reference, the unconstrained ones are n/a with the reason", function()
     local D, AU = require "dpend", require "atlas_user"
     local Pd = {}
@@ -317,7 +317,7 @@ describe("docs/own-model.md", function()
   for _, part in ipairs { "constraints", "sweep-path" } do
     if waiting[part] then
       pending(string.format("docs/own-model.md: the block marked 'pending: %s' waits for %s", part,
-        part == "constraints" and "the constraints part of the model format (lib/capability.lua, issue 18 item 1)" or
+        part == "constraints" and "the constraints part of the model format (lib/lua/capability.lua, issue 18 item 1)" or
         "scripts/sweep.lua accepting a scenario path (issue 17)"))
     end
   end

@@ -36,9 +36,9 @@ describe("layout", function()
   it("reads every library object and the peers' dispatcher", function()
     assert.are.same({}, missing, "run make first")
     -- edges the code is known to have: the symbol tables were read
-    assert.is_truthy(graph.edges["lib/kz_hmm_slow.c"]["lib/kz_hmm.c"])
-    assert.is_truthy(graph.edges["lib/kz_step.c"]["lib/kz_step_verlet.c"])
-    assert.is_truthy(graph.edges["scripts/peers/peer_common.c"]["lib/kz_core.c"])
+    assert.is_truthy(graph.edges["lib/methods/kz_hmm_slow.c"]["lib/methods/kz_hmm.c"])
+    assert.is_truthy(graph.edges["lib/steppers/kz_step.c"]["lib/steppers/kz_step_verlet.c"])
+    assert.is_truthy(graph.edges["scripts/peers/peer_common.c"]["lib/core/kz_core.c"])
   end)
 
   it("has no circle among the C files", function()

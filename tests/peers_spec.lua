@@ -1,4 +1,4 @@
--- The optional peers (build/libkzpeers.so: GSL, SUNDIALS) through lib/peers.lua. Without their
+-- The optional peers (build/libkzpeers.so: GSL, SUNDIALS) through lib/lua/peers.lua. Without their
 -- libraries every peer must report itself unavailable with the package to install; with them, each
 -- must integrate the library's own systems to the accuracy its tolerance asks for.
 local peers = require "peers"

@@ -158,14 +158,14 @@ describe("bad input never reaches a traceback", function()
     local script = dir .. "/bad-run.lua"
     local f = assert(io.open(script, "w"))
     f:write(string.format([[
-package.path = %q .. "/lib/?.lua;" .. package.path
+package.path = %q .. "/lib/lua/?.lua;" .. %q .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local kz = require "kapitza"
 local sc = S.new { id = "bad-run", params = { { "h", 0.1, "s", "a step" } } }
 local P = sc:parse(arg)
 sc:write_text("data/bad-run.tsv", "x\n1\n")
 kz.run(require("models").vdp(0.1).sys, "rk4", 0, P.h, -3, { 1, 0 })
-]], U.root))
+]], U.root, U.root))
     f:close()
     local st, _, err = U.run(string.format("luajit '%s' --out '%s/out'", script, dir))
     assert.are.equal(2, st, err)
@@ -174,13 +174,13 @@ kz.run(require("models").vdp(0.1).sys, "rk4", 0, P.h, -3, { 1, 0 })
     -- a Lua error is one line too (exit 1), with the traceback only under KZ_DEBUG
     f = assert(io.open(script, "w"))
     f:write(string.format([[
-package.path = %q .. "/lib/?.lua;" .. package.path
+package.path = %q .. "/lib/lua/?.lua;" .. %q .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local sc = S.new { id = "bad-run", params = { { "h", 0.1, "s", "a step" } } }
 local P = sc:parse(arg)
 local t = nil
 print(t.x)
-]], U.root))
+]], U.root, U.root))
     f:close()
     st, _, err = U.run(string.format("luajit '%s' --out '%s/out'", script, dir))
     assert.are.equal(1, st, err)

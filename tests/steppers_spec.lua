@@ -1,4 +1,4 @@
--- The stepper registry (lib/kz_step*.c): every registered one-step method has the order,
+-- The stepper registry (lib/steppers/kz_step*.c): every registered one-step method has the order,
 -- reversibility and evaluation count it declares; f_in/f_out chaining is exact; a failed step
 -- leaves the state alone; the drivers kz_run/kz_trajectory agree with single steps; bad input is
 -- refused with the parameter named.

@@ -1,4 +1,4 @@
--- Fredbo's spinning top and the slow-variable HMM (lib/kz_top.c, kz_top_slow.c, kz_lsq.c,
+-- Fredbo's spinning top and the slow-variable HMM (lib/models/kz_top.c, kz_top_slow.c, kz_lsq.c,
 -- kz_hmm_slow.c, kz_step_ve.c, the VE macro scheme of kz_hmm_macro.c): the model's equations,
 -- invariants and constants; the 've' micro-scheme (35); the least-squares solves; the slow sets'
 -- gradients; Algorithms 3-4 (estimates, orders, work counts, options); Algorithm 2's VE scheme;
@@ -502,7 +502,7 @@ describe("the top's constructors and measurements refuse bad input #asan", funct
   end)
 end)
 
-describe("lib/top.lua and the slow-HMM binding refuse bad input, naming it #asan", function()
+describe("lib/experiment/top.lua and the slow-HMM binding refuse bad input, naming it #asan", function()
   it("errors name the function and the argument", function()
     local function fails(pat, f, ...)
       local ok, err = pcall(f, ...)

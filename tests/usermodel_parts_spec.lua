@@ -1,10 +1,10 @@
 -- Every method family on models written only in the user format (issue 18): the model files of
 -- tests/models/ -- osc2 (a splitting), pend2 (fast-forced, with a slow-variable set), dpend2
--- (constraints), fpu2 (the multirate split) -- through lib/usermodel.lua and lib/modelparts.lua,
+-- (constraints), fpu2 (the multirate split) -- through lib/lua/usermodel.lua and lib/lua/modelparts.lua,
 -- each family's order of accuracy checked by self-convergence (the ratio of successive
 -- differences when the step halves: 2^order), both ways (C source and Lua functions), the
--- derivatives the library forms against given ones, the refusals of lib/capability.lua, the
--- strict options of lib/options.lua and the safe defaults (the HMM's micro-stepper warning, the
+-- derivatives the library forms against given ones, the refusals of lib/lua/capability.lua, the
+-- strict options of lib/lua/options.lua and the safe defaults (the HMM's micro-stepper warning, the
 -- VMI's stability bound).
 local kz = require "kapitza"
 local um = require "usermodel"

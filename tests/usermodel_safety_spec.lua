@@ -1,5 +1,5 @@
 -- A user model's code cannot take the process down silently, and the compile cache trusts
--- nobody (lib/usermodel.lua, lib/usercache.lua, lib/userguard.lua, lib/kz_fs.c; issue 17,
+-- nobody (lib/lua/usermodel.lua, lib/lua/usercache.lua, lib/lua/userguard.lua, lib/core/kz_fs.c; issue 17,
 -- items 2 and 3): a source naming a function it does not define, a crash, an exit() and an
 -- output left unset, each at the trial calls and during a run of a small scenario; planted links,
 -- directories and objects of another user, a compile killed midway, shell words in CC and
@@ -59,7 +59,8 @@ end
 
 local function make_script(dir, spec, libdir)
   local path = dir .. "/make-" .. spec.name .. ".lua"
-  write(path, string.format(MAKE, (libdir or (U.root .. "/lib")) .. "/?.lua;", serialize(spec)))
+  libdir = libdir or (U.root .. "/lib")
+  write(path, string.format(MAKE, libdir .. "/lua/?.lua;" .. libdir .. "/experiment/?.lua;", serialize(spec)))
   return path
 end
 
@@ -87,7 +88,7 @@ describe("a user model's code cannot take the process down silently", function()
   -- A scenario whose model's C function f has the given body, run from q = 1.
   local SCEN = [[
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local kz = require "kapitza"
 local um = require "usermodel"
@@ -242,7 +243,7 @@ describe("the compile cache trusts nobody", function()
     assert.are.same({}, tmps(dir .. "/cache"))
   end)
 
-  it("files are created exclusively, never through a link (lib/kz_fs.c)", function()
+  it("files are created exclusively, never through a link (lib/core/kz_fs.c)", function()
     write(dir .. "/victim", "victim")
     os.execute(string.format("ln -s '%s/victim' '%s/link' && ln -s '%s/nothing' '%s/dangling'", dir, dir, dir, dir))
     local err = ffi.new("int[1]")

@@ -1,4 +1,4 @@
--- A user's model (lib/usermodel.lua), both ways: Calvo & Sanz-Serna's pendulum written as C source
+-- A user's model (lib/lua/usermodel.lua), both ways: Calvo & Sanz-Serna's pendulum written as C source
 -- and as Lua functions (tests/usermodel_pendulum.lua) against the built-in model -- trajectories
 -- by registry steppers, HMM runs and force estimates, SAM, the averaged system -- the first-order
 -- and the plain (not fast-forced) forms, the compile cache (key, reuse, concurrent first use), and
@@ -28,7 +28,7 @@ end
 local function script(dir, name, text)
   local path = dir .. "/" .. name
   local f = assert(io.open(path, "wb"))
-  f:write("package.path = " .. string.format("%q", U.root .. "/lib/?.lua;") .. " .. package.path\n", text)
+  f:write("package.path = " .. string.format("%q", U.root .. "/lib/lua/?.lua;" .. U.root .. "/lib/experiment/?.lua;") .. " .. package.path\n", text)
   f:close()
   return path
 end
@@ -37,7 +37,7 @@ describe("a user model, both ways #asan", function()
   local mb = models.pendulum(values)
   local mc, ml = um.model(spec, values, "c"), um.model(spec, values, "lua")
 
-  it("has the shape of lib/models.lua", function()
+  it("has the shape of lib/lua/models.lua", function()
     for _, m in ipairs { mc, ml } do
       assert.are.equal(2, m.dim)
       assert.are.equal(1, m.nq)

@@ -1,5 +1,5 @@
 -- The claims of Ober-Bloebaum, Wenger, Gail & Leyendecker, Sec. 6, in the quantitative forms of the
--- notes (Sec. 7), recomputed through lib/vmi.lua (the code the scenarios use), and the scenarios'
+-- notes (Sec. 7), recomputed through lib/lua/vmi.lua (the code the scenarios use), and the scenarios'
 -- command line and data conventions.
 local V = require "vmi"
 local T = require "testutil"

@@ -6,7 +6,7 @@
  * Fredbo), stroboscopic averaging (Calvo, Chartier, Murua & Sanz-Serna 2011) and variational
  * multirate integrators (Ober-Bloebaum, Wenger, Gail & Leyendecker).
  *
- * Rules these headers keep, so that LuaJIT's ffi.cdef can read them verbatim (lib/kapitza.lua
+ * Rules these headers keep, so that LuaJIT's ffi.cdef can read them verbatim (lib/lua/kapitza.lua
  * expands the includes of kapitza/NAME.h in place) once the lines that start with '#' are
  * dropped: constants are enums, never macros; no varargs; no struct is passed or returned by
  * value; every buffer is owned by the caller; every function that can fail returns

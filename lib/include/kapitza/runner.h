@@ -11,7 +11,7 @@ extern "C" {
 #endif
 
 /* ========================================================================================== */
-/* Runner support for the scenario scripts (kz_runner.c; lib/scenario.lua): not numerics.     */
+/* Runner support for the scenario scripts (kz_runner.c; lib/experiment/scenario.lua): not numerics.     */
 /* ========================================================================================== */
 
 /* Remove the folder `stage` (rm -rf, no shell) when SIGINT, SIGTERM or SIGHUP arrives, and the
@@ -35,7 +35,7 @@ int kz_runner_unlock(int fd);
 /* 1 if a process with this id exists (kill(pid, 0) succeeds or fails with EPERM), 0 if not. */
 int kz_runner_alive(long long pid);
 
-/* ---- The user-model compile cache's file calls (lib/kz_fs.c, used by lib/usermodel.lua) ----
+/* ---- The user-model compile cache's file calls (lib/core/kz_fs.c, used by lib/lua/usermodel.lua) ----
  * POSIX calls FFI cannot make portably. Each returns KZ_OK, KZ_ENULL (a NULL argument), or
  * KZ_EDOMAIN when the system refused, with *err = errno (0 on success). */
 enum kz_fs_kind { KZ_FS_OTHER = 0, KZ_FS_FILE = 1, KZ_FS_DIR = 2, KZ_FS_LINK = 3 };

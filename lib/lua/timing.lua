@@ -1,4 +1,4 @@
--- timing.lua -- the measuring pieces every benchmark (scripts/bench-*.lua, lib/atlas.lua) shares:
+-- timing.lua -- the measuring pieces every benchmark (scripts/bench-*.lua, lib/experiment/atlas.lua) shares:
 -- a monotonic wall clock, the median and range of repeated samples, and the seconds per call of a
 -- function repeated until a sample lasts long enough. Machine-dependent by nature: used only by
 -- `make bench`, never by a scenario's deterministic outputs.

@@ -16,7 +16,7 @@
 -- 0.2, 1e5, 1/160, 2^-10, pi/4, and inf only for a key whose default is infinite. Bad input never
 -- reaches a traceback: an unknown key, an unparsable, empty, duplicated or out-of-range value, an
 -- --out that cannot be written, a KZ_MAX_WORK that is not a positive number, or a run whose
--- estimated work (spec.work, lib/work.lua) is beyond KZ_MAX_WORK (--force overrides) is a
+-- estimated work (spec.work, lib/experiment/work.lua) is beyond KZ_MAX_WORK (--force overrides) is a
 -- one-line message naming the key and what is allowed, exit status 2, before anything is
 -- computed. The rest of the script then runs protected (see M:parse): every file goes to a
 -- staging folder DIR/.kz-stage-<id>-<pid> and is moved into place only when the whole run
@@ -24,7 +24,7 @@
 -- files that the run did not write again are removed; an error raised anywhere (a C status, a Lua
 -- error, a full disk) becomes one line "<id>: <message>" (KZ_DEBUG=1 adds the traceback), exit
 -- status 2 for a status of the library and 1 otherwise, and nothing is written. A scenario's own
--- os.exit, and SIGINT, SIGTERM, SIGHUP (lib/kz_runner.c: even inside a long C call), remove the
+-- os.exit, and SIGINT, SIGTERM, SIGHUP (lib/core/kz_runner.c: even inside a long C call), remove the
 -- staging folder too; one left by a killed process (SIGKILL, a crash) is removed by the next run.
 local M = {}
 M.__index = M
@@ -41,7 +41,7 @@ end
 
 M.default_max_work = 2e10 -- force evaluations: about 7 min at 20 ns each
 
--- The runner's system calls (lib/kz_runner.c): a signal guard for the staging folder, removal
+-- The runner's system calls (lib/core/kz_runner.c): a signal guard for the staging folder, removal
 -- without a shell, a lock on the output directory, whether a process is alive. An older build of
 -- the library without them (KZ_LIB) still runs, with a shell's rm and without guard or lock.
 local runner
@@ -490,7 +490,7 @@ local function literal(s) return (s:gsub("[%^%$%(%)%%%.%[%]%*%+%-%?]", "%%%0")) 
 -- computation (called by parse). Staging folders of this scenario left by a run that was killed
 -- (their process is gone) are removed first. The folder is made new (a folder of that name
 -- already there is removed: its process is gone, it had our pid), and a signal (SIGINT, SIGTERM,
--- SIGHUP) from now on removes it before the process dies (lib/kz_runner.c).
+-- SIGHUP) from now on removes it before the process dies (lib/core/kz_runner.c).
 function M:open_stage()
   local out = self.P.out
   self.created_out = not io.open(out .. "/.", "rb") -- (a directory opens for reading on Linux)

@@ -14,7 +14,8 @@ local M = {}
 -- started (never $PWD, which a caller may not have updated).
 local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
 M.libdir = here
-M.root = here:match("^(.*)/lib$") or (here .. "/..")
+-- The source tree: this file is ROOT/lib/lua/kapitza.lua.
+M.root = here:match("^(.*)/lib/lua$") or (here == "lib/lua" and ".") or (here .. "/../..")
 
 local function read(path)
   local f, err = io.open(path, "rb")
@@ -49,12 +50,12 @@ local function header_text(source)
   end
   return table.concat(out, "\n")
 end
--- Where the header and the library are. In the source tree: beside this file (lib/include/kapitza.h,
--- lib/libkapitza.so). An installed copy (make install) finds kapitza/config.lua beside it,
+-- Where the header and the library are. In the source tree: ROOT/lib/include/kapitza.h and
+-- ROOT/lib/libkapitza.so. An installed copy (make install) finds kapitza/config.lua beside it,
 -- written by the Makefile, naming the installed header and versioned library relative to this
 -- file (so a DESTDIR-staged tree works too); its other modules (models, hmm, ...) are installed
 -- in that kapitza/ folder, which goes onto package.path.
-M.header_path, M.lib_path = here .. "/include/kapitza.h", here .. "/libkapitza.so"
+M.header_path, M.lib_path = M.root .. "/lib/include/kapitza.h", M.root .. "/lib/libkapitza.so"
 local installed = loadfile(here .. "/kapitza/config.lua")
 if installed then
   local cfg = installed()
@@ -69,7 +70,7 @@ if installed then
   package.path = here .. "/kapitza/?.lua;" .. package.path
 end
 M.lib_path = os.getenv("KZ_LIB") or M.lib_path
--- M.header_source: every declaration of the public headers in one text (lib/usermodel.lua copies
+-- M.header_source: every declaration of the public headers in one text (lib/lua/usermodel.lua copies
 -- enum kz_status from it).
 M.header_source = header_source(M.header_path)
 ffi.cdef(header_text(M.header_source))
@@ -80,7 +81,7 @@ if not okload then
   error(string.format("kapitza: the C library %s is not built (run make in %s): %s", M.lib_path, M.root,
                       tostring(C):gsub("^.-: ", "")), 0)
 end
--- KZ_PROFILE=FILE: time every C call and write the totals to FILE at exit (lib/profile.lua).
+-- KZ_PROFILE=FILE: time every C call and write the totals to FILE at exit (lib/lua/profile.lua).
 if os.getenv("KZ_PROFILE") then M.prof = dofile(here .. "/profile.lua"); C = M.prof.wrap(C) end
 M.C, M.ffi = C, ffi
 
@@ -93,9 +94,9 @@ end
 
 --- Raise a Lua error for a failed status.
 function M.fail(fname, status, r)
-  -- A Lua function of a user's model (lib/usermodel.lua) failed inside this call: the callback
+  -- A Lua function of a user's model (lib/lua/usermodel.lua) failed inside this call: the callback
   -- stored its message and returned a status through C; report that message, in one line.
-  -- A C model's guard (lib/userguard.lua) keeps its own record: M.model_fault reads it.
+  -- A C model's guard (lib/lua/userguard.lua) keeps its own record: M.model_fault reads it.
   local pending = M.callback_error
   if not pending and M.model_fault then pending = M.model_fault(status) end
   if pending then

@@ -1,7 +1,7 @@
--- modelfile.lua -- a model file: a Lua file that returns a model spec (lib/usermodel.lua's format)
+-- modelfile.lua -- a model file: a Lua file that returns a model spec (lib/lua/usermodel.lua's format)
 -- with what a run needs besides the functions: default parameter values, an initial state and an
 -- end time, each overridable by `key=value` (the command line of bin/kapitza). Also the model's
--- time scales, the two numbers every ladder of the atlas (lib/atlas_user.lua) is cut from.
+-- time scales, the two numbers every ladder of the atlas (lib/experiment/atlas_user.lua) is cut from.
 --
 --   local MF = require "modelfile"
 --   local mf = MF.load("examples/forced_pendulum2d.lua", { "omega=1e5", "T=2", "q0=0.3,0.1" })

@@ -1,9 +1,9 @@
 -- atlas.lua -- the efficiency atlas (issue 12): every applicable method of the library on one
 -- problem, error against work (force evaluations) over a sweep of the problem's stiffness
 -- parameter, the cheapest method at target errors, and the figure. The problems and their
--- method catalogues are in lib/atlas_problems.lua; the scenarios scenarios/atlas-<problem>.lua
+-- method catalogues are in lib/experiment/atlas_problems.lua; the scenarios scenarios/atlas-<problem>.lua
 -- run them (deterministic: errors and work counts only) and scripts/bench-atlas.lua times the
--- same runs beside the peers (lib/peers.lua) in CPU seconds.
+-- same runs beside the peers (lib/lua/peers.lua) in CPU seconds.
 --
 -- A problem (atlas_problems.lua) is a table
 --   { key, id, title, stiff = { key, label, unit, help, default, quick, min, max, show(s) },
@@ -17,7 +17,7 @@
 -- small grid and its curve is the lower envelope (the Pareto front: no cheaper run is as
 -- accurate), the best the method can do at each work with the knobs as given.
 -- Everything that steps runs in C (the methods' bindings); this module sweeps and compares.
--- `kapitza atlas` on a model of one's own (lib/atlas_user.lua) runs its methods through the same
+-- `kapitza atlas` on a model of one's own (lib/experiment/atlas_user.lua) runs its methods through the same
 -- engine (A.entries, A.campaign, A.run_one, A.mark_fronts, A.order), timed.
 local kz = require "kapitza"
 local S = require "scenario"

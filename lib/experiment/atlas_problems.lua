@@ -1,8 +1,8 @@
--- atlas_problems.lua -- the problems of the efficiency atlas (lib/atlas.lua) and, for each, the
+-- atlas_problems.lua -- the problems of the efficiency atlas (lib/experiment/atlas.lua) and, for each, the
 -- catalogue of the library's methods that apply to it (and why the others do not). Each problem
--- builds its models through lib/models.lua (lib/vmi.lua for FPU and the ring), its reference
--- through lib/experiment.lua, and runs the methods through their bindings (lib/hmm.lua,
--- lib/sam.lua, lib/vmi.lua, lib/dpend.lua, lib/top.lua, the registry): no numerics here.
+-- builds its models through lib/lua/models.lua (lib/lua/vmi.lua for FPU and the ring), its reference
+-- through lib/experiment/experiment.lua, and runs the methods through their bindings (lib/lua/hmm.lua,
+-- lib/lua/sam.lua, lib/lua/vmi.lua, lib/experiment/dpend.lua, lib/experiment/top.lua, the registry): no numerics here.
 local kz = require "kapitza"
 local S = require "scenario"
 local E = require "experiment"
@@ -63,7 +63,7 @@ local function add_direct(m, na, sys, opts)
   for _, x in ipairs(dna) do na[#na + 1] = x end
 end
 
---- SAM, LISP and the multirevolution method (lib/sam.lua) on a system with a fast period
+--- SAM, LISP and the multirevolution method (lib/lua/sam.lua) on a system with a fast period
 -- ctx.period, from ctx.y0 to ctx.T = ctx.K periods: the pairs macro/micro of o.macros x
 -- o.micros ("rk4", "dp5", "ode45" x "rk4", "strang"), each on the grid N x n (N macro steps, n
 -- micro-steps per period; ode45: tolerance x n), LISP and MR with each micro-solver. Micro-solvers
@@ -259,7 +259,7 @@ function M.ste.catalogue(P)
   P = P or {}
   local eta_eps, h_eps = P.eta_eps or 50, P.h_eps or 50
   local m = {}
-  -- HMM-X-y (lib/ste.lua, the STE preset: exact phase, reconstruction (3.4), kernel (3.5) normalised)
+  -- HMM-X-y (lib/experiment/ste.lua, the STE preset: exact phase, reconstruction (3.4), kernel (3.5) normalised)
   for _, c in ipairs { { "FE", "v" }, { "IFE", "v" }, { "V", "v" }, { "V", "rk4" } } do
     m[#m + 1] = { name = "HMM-" .. c[1] .. "-" .. c[2], family = "HMM", knob = "N",
       label = string.format("HMM-%s-%s: %s macro scheme, %s micro-solver, eta = %d eps, h = eps/%d, kernel (3.5); N macro steps",

@@ -1,7 +1,7 @@
 -- capability.lua -- which methods a model can use, and why not the others (issue 18, item 2).
 --
 -- Every method family states the parts of a model it needs; a model is any table in the shape of
--- lib/models.lua (built-in, lib/usermodel.lua, lib/vmi.lua), whose parts are read off its fields:
+-- lib/lua/models.lua (built-in, lib/lua/usermodel.lua, lib/lua/vmi.lua), whose parts are read off its fields:
 --   system        sys (a kz_sys): y' = f(t, y), for direct integration, SAM, ...
 --   second order  sys.nq > 0 with sys.accel: y = (q, v), v' = a(t, q) (Verlet, SHAKE, the HMM)
 --   fast phase    vib (a kz_vib): a parameter 'omega', f(theta, y) (the HMMs)
@@ -170,7 +170,7 @@ end)
 -- e.g. check(m, "sam", { micro = "strang" }); opts.period = true: the caller gives the period, as
 -- the bindings' options do)? true, or nil and the one-line reason.
 function M.check(model, method, opts)
-  if type(model) ~= "table" then return nil, "the model must be a table (lib/models.lua, lib/usermodel.lua)" end
+  if type(model) ~= "table" then return nil, "the model must be a table (lib/lua/models.lua, lib/lua/usermodel.lua)" end
   local e = M.methods[method]
   if not e or method == "names" then
     return nil, string.format("unknown method '%s' (one of %s)", tostring(method), table.concat(M.methods.names, ", "))

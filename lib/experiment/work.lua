@@ -1,4 +1,4 @@
--- work.lua -- the pieces of the scenarios' work estimates (spec.work of lib/scenario.lua): a
+-- work.lua -- the pieces of the scenarios' work estimates (spec.work of lib/experiment/scenario.lua): a
 -- cheap count, from the parameters alone, of the force (right-hand side) evaluations a run will
 -- make, so that a run that could not finish is refused before it starts (KZ_MAX_WORK, --force).
 -- Each estimate is checked against the counted evaluations at the scenario's default and
@@ -40,7 +40,7 @@ function M.sum(list, f)
 end
 
 ---------------------------------------------------------------------------------------------------
--- Sharp, Tsai & Engquist (lib/ste.lua)
+-- Sharp, Tsai & Engquist (lib/experiment/ste.lua)
 ---------------------------------------------------------------------------------------------------
 
 -- One HMM-X-y run of the inverted pendulum: T/H estimates (two per step for X = V) of eta/h
@@ -89,7 +89,7 @@ function M.ste_curves(P)
 end
 
 ---------------------------------------------------------------------------------------------------
--- The fast top (lib/top.lua)
+-- The fast top (lib/experiment/top.lua)
 ---------------------------------------------------------------------------------------------------
 
 --- A reference of the top by RK4 on the grid dt with steps <= hmax (top.reference); `check`: run
@@ -112,7 +112,7 @@ function M.rk4_search(N) return 4 * N * 36 end
 function M.top_vertical(P, nu) return M.grid(P.T, P.fine_dt, P.full_h / nu) + 3 * M.grid(P.T, P.fine_dt, P.avg_h) end
 
 ---------------------------------------------------------------------------------------------------
--- Calvo & Sanz-Serna, Tables 2.1-2.3 (lib/cs_tables.lua)
+-- Calvo & Sanz-Serna, Tables 2.1-2.3 (lib/experiment/cs_tables.lua)
 ---------------------------------------------------------------------------------------------------
 
 --- The work of a table: `runs` sweeps of cs_tables.work's micro-steps (of the stepper P.micro) and,

@@ -1,5 +1,5 @@
 -- derivatives.lua -- derivatives a user's model leaves out, formed by central differences, and the
--- check of the derivatives it gives (lib/modelparts.lua).
+-- check of the derivatives it gives (lib/lua/modelparts.lua).
 --
 -- The choice: central differences rather than forward-mode dual numbers, because the same rule
 -- then serves both ways of writing a model (a C source cannot be re-run on dual numbers; a Lua

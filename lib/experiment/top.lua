@@ -3,7 +3,7 @@
 -- model from them, slow variables along reference trajectories, errors on the macro grid, Euler
 -- angles, a few formatting helpers, and the common parts of Figures 20-21 (xi40_*) and 22-23
 -- (vertical*). The numerics are in C (lib/kz_top*.c, kz_hmm_slow.c);
--- the method binding is lib/hmm.lua (slow_run), the shared measurements lib/experiment.lua.
+-- the method binding is lib/lua/hmm.lua (slow_run), the shared measurements lib/experiment/experiment.lua.
 local kz = require "kapitza"
 local models = require "models"
 local hmm = require "hmm"

@@ -1,4 +1,4 @@
--- hmm.lua -- the Lua binding of the general HMM (lib/kz_hmm.c, lib/kz_hmm_macro.c): parameters
+-- hmm.lua -- the Lua binding of the general HMM (lib/methods/kz_hmm.c, lib/methods/kz_hmm_macro.c): parameters
 -- from option tables with the library's names, runs, force estimates and window averages. All
 -- stepping happens in C; this module configures and collects.
 --
@@ -6,9 +6,9 @@
 --   local Q, P, work = hmm.run(model, { preset = "cs2", kernel = "uniform", H = 1/10, T = 1,
 --                                       eta = 2*math.pi/omega, h = ..., Q0 = 0.5, P0 = 0 })
 --
--- Every entry point checks its options first (lib/options.lua: an unknown key, a value of the
+-- Every entry point checks its options first (lib/lua/options.lua: an unknown key, a value of the
 -- wrong kind, a state of the wrong length or not finite is a one-line error naming it) and the
--- model's parts (lib/capability.lua: e.g. the HMM needs the fast-forced second-order form, the
+-- model's parts (lib/lua/capability.lua: e.g. the HMM needs the fast-forced second-order form, the
 -- constrained HMM constraints, the slow-variable HMM a slow set). On a user's model run with the
 -- preset's micro-stepper (no `micro` given) hmm.run compares one force estimate with RK4's and
 -- says on stderr when they differ by more than 1e-2 relative (check_micro = false skips it).
@@ -19,7 +19,7 @@ local ffi, C = kz.ffi, kz.C
 
 local M = {}
 
--- The options each entry point takes (lib/options.lua: unknown keys and wrong kinds are errors).
+-- The options each entry point takes (lib/lua/options.lua: unknown keys and wrong kinds are errors).
 local PARAM_KEYS = { preset = "string", macro = "string", micro = "string", kernel = "string", phase = "string",
                      recon = "string", half_window = "boolean", fe_drift_average = "boolean", fsal = "boolean",
                      kernel_constant = "nonneg", H = "real", T = "real", eta = "real", h = "real" }
@@ -78,7 +78,7 @@ local function initial(model, o, who)
   return y
 end
 
--- Safe defaults (issue 18, item 7): a user's model (lib/usermodel.lua) run with the micro-stepper
+-- Safe defaults (issue 18, item 7): a user's model (lib/lua/usermodel.lua) run with the micro-stepper
 -- a preset chose (o.micro not given) gets one force estimate at the initial state compared with
 -- RK4's at the same micro step; when they differ by more than 1e-2 relative, the run says so on
 -- stderr (once per model and step), naming the cure. Separate counters: the run's work is its own.
@@ -153,7 +153,7 @@ function M.force(model, o, t, Y)
 end
 
 ---------------------------------------------------------------------------------------------------
--- The HMM for constrained systems (lib/kz_hmm_dae.c): Calvo & Sanz-Serna's SHAKE-SHAKE and
+-- The HMM for constrained systems (lib/methods/kz_hmm_dae.c): Calvo & Sanz-Serna's SHAKE-SHAKE and
 -- RATTLE-SHAKE asynchronous algorithms (Sec. 4.2-4.3). The model needs vib and con (the
 -- constraints, models.dpend).
 ---------------------------------------------------------------------------------------------------
@@ -246,7 +246,7 @@ function M.dae_force(model, o, t, Y)
 end
 
 ---------------------------------------------------------------------------------------------------
--- The slow-variable HMM (lib/kz_hmm_slow.c; Fredbo, Algorithms 3-4)
+-- The slow-variable HMM (lib/methods/kz_hmm_slow.c; Fredbo, Algorithms 3-4)
 ---------------------------------------------------------------------------------------------------
 
 --- A kz_slow_params from options (defaults: Fredbo's HMM-LF-rk4 with the notes' readings):

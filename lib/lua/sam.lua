@@ -12,7 +12,7 @@ local ffi, C = kz.ffi, kz.C
 
 local M = {}
 
--- The options each entry point takes (lib/options.lua: unknown keys and wrong kinds are errors).
+-- The options each entry point takes (lib/lua/options.lua: unknown keys and wrong kinds are errors).
 local SPARAM_KEYS = { n = "count", period = "positive", t0 = "number", diff = "string" }
 local SAM_KEYS = O.merge(SPARAM_KEYS, { macro = "string", H = "nonneg", rtol = "nonneg", atol = "nonneg", hmax = "nonneg",
                                         y0 = "vector", tout = "list", hist = "boolean", hist_cap = "count" })
@@ -535,7 +535,7 @@ function M.kepler_figure(sc, P, kind, label)
 end
 
 ---------------------------------------------------------------------------------------------------
--- SAM for index-2 DAEs (lib/kz_sam_dae.c, Sec. 6): a constrained model (sys with con,
+-- SAM for index-2 DAEs (lib/methods/kz_sam_dae.c, Sec. 6): a constrained model (sys with con,
 -- models.dpend), HERK3 as micro- and macro-solver.
 ---------------------------------------------------------------------------------------------------
 

@@ -178,7 +178,7 @@ function M.top(t)
   return m
 end
 
---- A model of your own in the same shape (lib/usermodel.lua): its functions written as C source
+--- A model of your own in the same shape (lib/lua/usermodel.lua): its functions written as C source
 -- (compiled once, cached) or as Lua functions; spec and values as usermodel.model documents.
 function M.user(spec, values, how) return require("usermodel").model(spec, values, how) end
 

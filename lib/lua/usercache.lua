@@ -1,4 +1,4 @@
--- usercache.lua -- the compile cache of lib/usermodel.lua, which trusts nobody.
+-- usercache.lua -- the compile cache of lib/lua/usermodel.lua, which trusts nobody.
 --
 -- A user model's C source is compiled once into a shared object named by a hash of everything
 -- that went into it, kept in a cache directory and loaded with ffi.load (which runs the object's
@@ -6,7 +6,7 @@
 --  * a cache directory is used only when it is a real directory (lstat: a symbolic link is
 --    refused, never followed), owned by this user, writable by nobody else, below directories
 --    owned by root or this user that nobody else can write to (or that are sticky, like /tmp);
---    missing ones are created with mode 0700 (lib/kz_fs.c);
+--    missing ones are created with mode 0700 (lib/core/kz_fs.c);
 --  * an object is loaded only when it is a regular file owned by this user that nobody else can
 --    write to, in such a directory; one that does not load is removed;
 --  * files are created under fresh temporary names with O_CREAT|O_EXCL|O_NOFOLLOW (mode 0600),
@@ -17,7 +17,7 @@
 --    split at white space into words, each passed as one argument (no quoting, no expansion);
 --  * the object is linked with -Wl,-z,defs against libm (and libc): a source that names a
 --    function it does not define is a link error, reported in one line, and nothing is cached.
--- Errors are one-line messages (without the model's name: lib/usermodel.lua adds it).
+-- Errors are one-line messages (without the model's name: lib/lua/usermodel.lua adds it).
 local kz = require "kapitza"
 local ffi, C = kz.ffi, kz.C
 local bit = require "bit"

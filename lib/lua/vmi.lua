@@ -17,7 +17,7 @@ local ffi, C = kz.ffi, kz.C
 
 local M = {}
 
--- The options of params, run and run_until (lib/options.lua: unknown keys and wrong kinds are errors).
+-- The options of params, run and run_until (lib/lua/options.lua: unknown keys and wrong kinds are errors).
 local KEYS = { p = "count", dT = "positive", N = "whole", T = "positive", tol = "positive", max_iter = "count",
                solver = "string", predictor = "string", micro = "boolean", timing = "boolean", y0 = "vector",
                reuse = "boolean" }
@@ -82,7 +82,7 @@ function M.params(scheme, o)
 end
 
 ---------------------------------------------------------------------------------------------------
--- Models with the paper's initial data, in the shape of lib/models.lua: name, dim, par, sys (the
+-- Models with the paper's initial data, in the shape of lib/lua/models.lua: name, dim, par, sys (the
 -- Hamiltonian equations (2.4) as a kz_sys, for the RK4 references), plus the kz_vmi_model the
 -- integrator takes (model), ns, nf and the paper's initial state y0.
 ---------------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
--- ensemble.lua -- many trajectories of one model in one C call (lib/kz_ens.c): M members that
+-- ensemble.lua -- many trajectories of one model in one C call (lib/methods/kz_ens.c): M members that
 -- differ in their initial states and/or parameter values, advanced together by the library's own
 -- methods on a structure-of-arrays state, vectorised over the members and split over threads.
 --
@@ -163,7 +163,7 @@ function M.run(e, o)
   return cols, nil, fl, kz.counts(r)
 end
 
---- The HMM (lib/hmm.lua's options: preset, macro, micro, kernel, phase, recon, H, T, eta, h) on
+--- The HMM (lib/lua/hmm.lua's options: preset, macro, micro, kernel, phase, recon, H, T, eta, h) on
 -- the phase form from Q0/P0 (numbers or lists). Returns Q[n + 1], P[n + 1] (lists over members
 -- at t_n = n H; one degree of freedom), the flags and the counts per member.
 function M.hmm(e, o)
@@ -188,7 +188,7 @@ function M.hmm(e, o)
   return Q, P, flags(e, f), kz.counts(r)
 end
 
---- SAM (lib/sam.lua's options n, period, t0, diff, macro ('rk4' | 'dp5' fixed steps), H, tout)
+--- SAM (lib/lua/sam.lua's options n, period, t0, diff, macro ('rk4' | 'dp5' fixed steps), H, tout)
 -- with o.micro (default 'rk4') on the time form, from q0/v0. Returns the states at tout
 -- (ys[k] = component lists), the flags and the counts per member.
 function M.sam(e, o)
@@ -209,7 +209,7 @@ function M.sam(e, o)
   return ys, flags(e, f), kz.counts(r)
 end
 
---- The slow-variable HMM (lib/hmm.lua's slow options: set, macro, start, micro, kernel, H, T, eta,
+--- The slow-variable HMM (lib/lua/hmm.lua's slow options: set, macro, start, micro, kernel, H, T, eta,
 -- h, ...) on a model with slow sets (models.top) for members that differ in their initial states:
 -- o.x0 is a list of states (each a list of dim numbers). Every member is its own scalar run
 -- (the least-squares solve is per member), the members split over o.threads threads. Returns

@@ -24,11 +24,11 @@ usage: kapitza VERB ... (kapitza VERB --help for each)
   atlas MODEL.lua --out DIR [tol=...] [key=value ...]  every applicable method: error against work and
                                                        CPU seconds, the cheapest configuration per tolerance
   sweep emit|run|merge ...                             a sweep as independent commands (scripts/sweep.lua)
-A model file is a Lua file returning a model spec (lib/usermodel.lua, lib/modelfile.lua);
+A model file is a Lua file returning a model spec (lib/lua/usermodel.lua, lib/experiment/modelfile.lua);
 docs/own-model.md takes one through every verb.]],
   run = [[
 usage: kapitza run FILE.lua [--out DIR] [--quick] [--force] [--help] [key=value ...]
-Runs the scenario FILE.lua (a Lua script using lib/scenario.lua) from any directory, with the
+Runs the scenario FILE.lua (a Lua script using lib/experiment/scenario.lua) from any directory, with the
 library's modules on its path; its figure scripts are looked up beside it first, then in the
 library's figures/. The arguments go to the scenario (its own --help lists its keys).
 The scenarios of the repository run the same way as with luajit scenarios/<id>.lua.]],
@@ -156,7 +156,7 @@ function M.run(argv)
   if not chunk then die("run", "cannot load " .. tostring(err)) end
   local rest = {}
   for k = 3, #argv do rest[#rest + 1] = argv[k] end
-  arg = { [0] = file } -- the scenario's own command line (lib/scenario.lua reads arg[0])
+  arg = { [0] = file } -- the scenario's own command line (lib/experiment/scenario.lua reads arg[0])
   for k, v in ipairs(rest) do arg[k] = v end
   local ok, e = pcall(chunk, unpack(rest))
   if not ok then die("run", file .. ": " .. tostring(e), 1) end

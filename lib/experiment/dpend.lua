@@ -2,8 +2,8 @@
 -- the SHAKE-SHAKE and RATTLE-SHAKE HMMs) and of Calvo, Chartier, Murua & Sanz-Serna, Sec. 6
 -- (Figure 6: SAM for index-2 DAEs with HERK3): the model from scenario parameters, angles and
 -- constraint residuals, the reference solutions in angle coordinates, the runs as rows. All
--- stepping happens in C (lib/kz_hmm_dae.c, lib/kz_sam_dae.c, the registry); this module
--- configures and collects. The claims of the two figures are in lib/dpend_claims.lua.
+-- stepping happens in C (lib/methods/kz_hmm_dae.c, lib/methods/kz_sam_dae.c, the registry); this module
+-- configures and collects. The claims of the two figures are in lib/experiment/dpend_claims.lua.
 local kz = require "kapitza"
 local E = require "experiment"
 local models = require "models"

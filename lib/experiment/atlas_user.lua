@@ -1,16 +1,16 @@
 -- atlas_user.lua -- the atlas on a model of one's own (`kapitza atlas MODEL.lua`): every method
 -- family the model's parts allow, each over ladders of its accuracy parameters cut from the
 -- model's two time scales (the fast period 2 pi/omega, or the model's `period`; the slow scale
--- tau from the reference run, lib/modelfile.lua), the peers when built (lib/peers.lua), against
+-- tau from the reference run, lib/experiment/modelfile.lua), the peers when built (lib/lua/peers.lua), against
 -- a reference whose own accuracy is estimated and stated; error against force evaluations and
--- against CPU seconds (measured here: lib/atlas.lua's A.campaign, lib/timing.lua's clock), the
+-- against CPU seconds (measured here: lib/experiment/atlas.lua's A.campaign, lib/lua/timing.lua's clock), the
 -- figure, and the cheapest configuration meeting each target tolerance as `key=value`, ready to
 -- paste after `kapitza solve MODEL.lua`.
 --
--- The sweep engine is lib/atlas.lua's, the same as the eight atlas-<problem> scenarios': a
+-- The sweep engine is lib/experiment/atlas.lua's, the same as the eight atlas-<problem> scenarios': a
 -- method is { name, family, knob, label, ladder, run(ctx, x, x2) -> error, counts }, its curve
 -- the envelope of its ladder (A.mark_fronts), its runs made by A.run_one. What differs: the
--- problem is built from the model file rather than written in lib/atlas_problems.lua, and the
+-- problem is built from the model file rather than written in lib/experiment/atlas_problems.lua, and the
 -- runs are timed. Seconds depend on the machine: they appear only in the outputs of this command,
 -- never in the reproducible paper/ outputs (the scenarios write evaluations only).
 local kz = require "kapitza"
@@ -45,7 +45,7 @@ end
 ---------------------------------------------------------------------------------------------------
 
 --- Does the model carry holonomic constraints (its system's con, and the kz_constraints the
--- constrained HMM and SAM take as model.con, as lib/models.lua's dpend)?
+-- constrained HMM and SAM take as model.con, as lib/lua/models.lua's dpend)?
 function M.constrained(model) return model.sys.con ~= nil and model.con ~= nil end
 
 --- Reference states by a registry stepper of order p with m and 2m steps per output interval L,
@@ -67,7 +67,7 @@ function M.richardson(s, stepper, p, y0, L, nout, m)
   return states, est, ests
 end
 
---- The context of the atlas on the loaded model file mf (lib/modelfile.lua): the end time
+--- The context of the atlas on the loaded model file mf (lib/experiment/modelfile.lua): the end time
 -- rounded to K whole fast periods (a multiple of 32 when there are at least 64, so that the
 -- macro grids of SAM and the multirevolution method divide it), the reference at T (RK4 with m
 -- and 2m steps per period, Richardson extrapolation; m doubled from o.refm until its estimated
@@ -252,7 +252,7 @@ local function hmm_methods(ctx, o, methods, na)
   end
 end
 
---- SAM, LISP and the multirevolution method (lib/atlas_problems.lua's builders) on a model with
+--- SAM, LISP and the multirevolution method (lib/experiment/atlas_problems.lua's builders) on a model with
 -- a fast period: macro steps H = T/N from tau, n micro-steps per period.
 local function sam_family(ctx, o, methods, na)
   if ctx.constrained then
@@ -301,13 +301,13 @@ local function direct_family(ctx, o, methods, na)
   AP.add_direct(methods, na, ctx.sys, { ladders = lad, skip = skip })
 end
 
---- The peers built into build/libkzpeers.so (lib/peers.lua) at a ladder of tolerances.
+--- The peers built into build/libkzpeers.so (lib/lua/peers.lua) at a ladder of tolerances.
 local peers_ok, peers_mod -- the first attempt's result (a second require would only say "loop or previous error")
 local function peer_family(ctx, o, methods, na)
   if peers_ok == nil then peers_ok, peers_mod = pcall(require, "peers") end
   local ok, peers = peers_ok, peers_mod
   if not ok then
-    na[#na + 1] = { name = "peers (GSL, SUNDIALS)", family = "peer", reason = "lib/peers.lua cannot load here: " .. tostring(peers):gsub("\n.*", "") }
+    na[#na + 1] = { name = "peers (GSL, SUNDIALS)", family = "peer", reason = "lib/lua/peers.lua cannot load here: " .. tostring(peers):gsub("\n.*", "") }
     return
   end
   local tols = o.quick and { 1e-4, 1e-7 } or { 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9, 1e-10 }
@@ -350,14 +350,14 @@ function M.catalogue(ctx, o)
   return methods, na
 end
 
---- What applies to a model and why not the rest: lib/capability.lua's table when it exists
+--- What applies to a model and why not the rest: lib/lua/capability.lua's table when it exists
 -- (every family, from the model's declared parts), else the atlas's own catalogue read the same
 -- way. A list of { method, ok, why }.
 function M.applicability(mf, ctx)
   local okc, cap = pcall(require, "capability")
   if okc and type(cap) == "table" and cap.table then
     local ok, t = pcall(cap.table, mf.model)
-    if ok and type(t) == "table" then return t, "lib/capability.lua" end
+    if ok and type(t) == "table" then return t, "lib/lua/capability.lua" end
   end
   local methods, na = M.catalogue(ctx, { quick = true, no_peers = false })
   local t, seen = {}, {}

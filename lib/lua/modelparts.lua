@@ -1,11 +1,11 @@
--- modelparts.lua -- the optional parts of a user's model (lib/usermodel.lua documents the spec):
+-- modelparts.lua -- the optional parts of a user's model (lib/lua/usermodel.lua documents the spec):
 -- a splitting (flows), holonomic constraints, slow-variable sets, the mechanical split of the
 -- variational multirate integrators (vmi), invariants, plus default parameter values, the
 -- initial state, the end time and the period. For each part: the spec's declaration checked,
 -- the functions of each way (Lua functions through FFI callbacks, C source through wrappers
 -- generated into the model's translation unit), the structs of lib/include/kapitza.h the methods take
 -- (kz_sys.flow_a/b, kz_constraints, kz_slow, kz_vmi_model) built into the model, derivatives the
--- spec leaves out formed by central differences (lib/derivatives.lua; the same rule in C), and
+-- spec leaves out formed by central differences (lib/lua/derivatives.lua; the same rule in C), and
 -- the derivatives it gives checked against them.
 local kz = require "kapitza"
 local Dv = require "derivatives"
@@ -271,10 +271,10 @@ end
 -- The C wrappers (generated into the translation unit after the user's source)
 ---------------------------------------------------------------------------------------------------
 
--- Central differences in C, the rule of lib/derivatives.lua.
+-- Central differences in C, the rule of lib/lua/derivatives.lua.
 local FD_C = [[
 #include <stdlib.h>
-/* central differences (lib/derivatives.lua): J (m x n, row-major) of f at x, steps
+/* central differences (lib/lua/derivatives.lua): J (m x n, row-major) of f at x, steps
  * eps^(1/3) max(1, |x_j|); xw (n), fp and fm (m) are scratch */
 typedef int (*kzu_vec_fn)(const void *kzu_ctx, const double *kzu_x, double *kzu_out);
 static int kzu_fd(kzu_vec_fn kzu_f, const void *kzu_ctx, int kzu_n, int kzu_m, const double *kzu_x,
@@ -552,7 +552,7 @@ local function addr(p) return tonumber(ffi.cast("uintptr_t", ffi.cast("void *", 
 local callbacks
 local function make_callbacks(um)
   if callbacks then return callbacks end
-  jit.off(kz.call) -- see lib/usermodel.lua: compiled code must not call C that calls back into Lua
+  jit.off(kz.call) -- see lib/lua/usermodel.lua: compiled code must not call C that calls back into Lua
   jit.off(kz.status)
   jit.flush()
   local function orphan() return failed("usermodel: a callback ran for a model that no longer exists") end

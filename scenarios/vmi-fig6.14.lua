@@ -13,7 +13,7 @@
 -- found not to hold).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local V = require "vmi"
+local V = require "vmi_convergence"
 
 -- What the text claims.
 local fig = {

@@ -10,7 +10,7 @@
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
-local V = require "vmi"
+local V = require "vmi_claims"
 
 local sc = S.new {
   id = "vmi-fig6.7",

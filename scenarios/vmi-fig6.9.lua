@@ -23,7 +23,7 @@ local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, f
 package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local E = require "experiment"
-local V = require "vmi"
+local V = require "vmi_claims"
 
 local sc = S.new {
   id = "vmi-fig6.9",

@@ -23,7 +23,7 @@ package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. 
 local S = require "scenario"
 local Ti = require "timing"
 local E = require "experiment"
-local V = require "vmi"
+local V = require "vmi_convergence"
 local kz = require "kapitza"
 local ffi = kz.ffi
 

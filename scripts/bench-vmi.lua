@@ -15,7 +15,7 @@ package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. 
 local S = require "scenario"
 local Ti = require "timing"
 local E = require "experiment"
-local V = require "vmi"
+local V = require "vmi_convergence"
 
 local cli = S.bench_args("bench-vmi", arg, root, { quick = true })
 local out, quick = cli.out, cli.quick

@@ -1,7 +1,7 @@
 -- The claims of Ober-Bloebaum, Wenger, Gail & Leyendecker, Sec. 6, in the quantitative forms of the
 -- notes (Sec. 7), recomputed through lib/lua/vmi.lua (the code the scenarios use), and the scenarios'
 -- command line and data conventions.
-local V = require "vmi"
+local V = require "vmi_convergence"
 local T = require "testutil"
 
 describe("vmi FPU energy exchange (Figs. 6.3-6.5)", function()

@@ -37,6 +37,12 @@ local function cells_of(summary)
 end
 M.cells_of = cells_of
 
+--- An n/a verdict for a claim that compares the runs of several p ("decreases as p grows") when
+-- the run has only one p; nil otherwise.
+function M.one_p(P)
+  if #P.p < 2 then return E.na(string.format("one p (%d): nothing to compare", P.p[1])) end
+end
+
 -- "p = 1 / 5 / 10"
 local function plist(ps) return "p = " .. table.concat(ps, " / ") .. ": " end
 M.plist = plist
@@ -253,128 +259,6 @@ function M.fpu_exchange(sc, P, measure, specific)
   return summary
 end
 
---- The linear stability bound on dT of `scheme` with p micro steps for a fast harmonic oscillator
--- of frequency omega (propagation_fast; unstable when the spectral radius exceeds 1 + 1e-9),
--- scanned up to dT = 20/omega in steps of 0.01/omega.
-function M.fast_bound(scheme, omega, p)
-  return M.first_unstable(function(x)
-    return M.spectral_radius(M.propagation_fast(scheme, omega, x / omega, p)) > 1 + 1e-9
-  end, 0.01, 20) / omega
-end
-
---- The largest eigenvalue of the symmetric n x n matrix A (row-major, 0-based; Jacobi's cyclic
--- method on a copy).
-function M.max_eigenvalue(A, n)
-  local a = {}
-  for i = 0, n * n - 1 do a[i] = A[i] end
-  for _ = 1, 50 do
-    local off = 0
-    for i = 0, n - 1 do for j = i + 1, n - 1 do off = off + a[i * n + j] ^ 2 end end
-    if off < 1e-30 then break end
-    for pp = 0, n - 2 do
-      for q = pp + 1, n - 1 do
-        local apq = a[pp * n + q]
-        if apq ~= 0 then
-          local th = (a[q * n + q] - a[pp * n + pp]) / (2 * apq)
-          local t = (th >= 0 and 1 or -1) / (math.abs(th) + math.sqrt(th * th + 1))
-          local c = 1 / math.sqrt(t * t + 1)
-          local sn = t * c
-          for k = 0, n - 1 do
-            local akp, akq = a[k * n + pp], a[k * n + q]
-            a[k * n + pp], a[k * n + q] = c * akp - sn * akq, sn * akp + c * akq
-          end
-          for k = 0, n - 1 do
-            local apk, aqk = a[pp * n + k], a[q * n + k]
-            a[pp * n + k], a[q * n + k] = c * apk - sn * aqk, sn * apk + c * aqk
-          end
-        end
-      end
-    end
-  end
-  local mx = -math.huge
-  for i = 0, n - 1 do mx = math.max(mx, a[i * n + i]) end
-  return mx
-end
-
--- The largest frequency sqrt(lambda_max(M^-1/2 Hess M^-1/2)) of a potential's Hessian (n x n at
--- the positions, masses mass[i]); 0 when the potential has no positive curvature there.
-local function frequency(hess, n, mass)
-  local A = {}
-  for i = 0, n - 1 do
-    for j = 0, n - 1 do A[i * n + j] = hess[i * n + j] / math.sqrt(mass(i) * mass(j)) end
-  end
-  local l = M.max_eigenvalue(A, n)
-  return l > 0 and math.sqrt(l) or 0
-end
-
--- The linear stability bound of a scheme with p micro steps, as omega dt (fast: the micro step
--- dt = dT/p on a harmonic W) or omega dT (slow: the macro step on a harmonic V), scanned to 20 in
--- steps of 0.01 then bisected (math.huge: none found); cached per scheme and p.
-local bounds = {}
-function M.stability_bound(scheme, p, which)
-  local key = string.format("%s/%d/%s", type(scheme) == "string" and scheme or "?", p, which)
-  if bounds[key] == nil then
-    if which == "fast" then
-      bounds[key] = M.first_unstable(function(x)
-        return M.spectral_radius(M.propagation_fast(scheme, 1, x * p, p)) > 1 + 1e-9
-      end, 0.01, 20)
-    else
-      bounds[key] = M.first_unstable(function(x)
-        return M.spectral_radius(M.propagation(scheme, 1, x, p)) > 1 + 1e-9
-      end, 0.01, 20)
-    end
-  end
-  return bounds[key]
-end
-
---- Why Newton failed on a run of `scheme` (params P) from y0: the linear stability bound the step
--- exceeds, for the largest frequency of W (omega dT/p against the fast bound) and of V in the slow
--- positions (omega dT against the slow bound) at y0 -- or, when both are within their bounds, a
--- sentence saying so and what to try (nil instead when only_beyond). (issue 18, item 7)
-function M.stability_note(model, scheme, P, y0, only_beyond)
-  local vm = model.model
-  local ns, nf, p, dT = vm.ns, vm.nf, P.p, P.dT
-  if type(scheme) ~= "string" then return nil end
-  local function mass(arr, uniform) return function(i) return arr ~= nil and arr[i] or uniform end end
-  local parts = {}
-  if vm.W ~= nil and nf > 0 then
-    local H = kz.vec(nf * nf)
-    if vm.W(vm.par, y0 + ns, nil, nil, H) == 0 then
-      local w = frequency(H, nf, mass(vm.mf, vm.mass_f))
-      local b = M.stability_bound(scheme, p, "fast")
-      local x = w * dT / p
-      if x >= b then
-        return string.format("omega dT/p = %.4g is beyond the linear stability bound %.4g of scheme %s for the fast potential W " ..
-          "(omega = %.6g, the largest frequency of W at the initial state): lower dT or raise p so that omega dT/p < %.4g",
-          x, b, scheme, w, b)
-      end
-      parts[#parts + 1] = string.format("fast: omega dT/p = %.4g, bound %s", x, b == math.huge and "none" or string.format("%.4g", b))
-    end
-  end
-  if ns > 0 then
-    local n = ns + nf
-    local H = kz.vec(n * n)
-    if vm.V(vm.par, y0, y0 + ns, nil, nil, nil, H) == 0 then
-      local Hs = kz.vec(ns * ns)
-      for i = 0, ns - 1 do for j = 0, ns - 1 do Hs[i * ns + j] = H[i * n + j] end end
-      local w = frequency(Hs, ns, mass(vm.ms, vm.mass_s))
-      local b = M.stability_bound(scheme, p, "slow")
-      local x = w * dT
-      if x >= b then
-        return string.format("omega dT = %.4g is beyond the linear stability bound %.4g of scheme %s for the slow potential V " ..
-          "(omega = %.6g, the largest frequency of V in the slow positions at the initial state): lower dT below %.4g",
-          x, b, scheme, w, b / w)
-      end
-      parts[#parts + 1] = string.format("slow: omega dT = %.4g, bound %s", x, b == math.huge and "none" or string.format("%.4g", b))
-    end
-  end
-  kz.callback_error = nil
-  if only_beyond then return nil end
-  return string.format("the step is within the linear stability bounds at the initial state (%s): the nonlinear " ..
-                       "iteration failed; lower dT, raise max_iter (%d) or tol (%g), or try predictor = \"drift\"",
-                       table.concat(parts, "; "), P.max_iter, P.tol)
-end
-
 ---------------------------------------------------------------------------------------------------
 -- Spring ring (Sec. 6.1, Figs. 6.6-6.9)
 ---------------------------------------------------------------------------------------------------
@@ -563,9 +447,5 @@ function M.work_runs(ps, T, dTs)
   end
   return n
 end
-
----------------------------------------------------------------------------------------------------
--- Convergence (Sec. 6.2, Figs. 6.10-6.17, Table 2)
----------------------------------------------------------------------------------------------------
 
 return M

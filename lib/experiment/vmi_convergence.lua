@@ -9,6 +9,11 @@ local E = require "experiment"
 local C = kz.C
 
 local M = setmetatable({}, { __index = require "vmi_claims" })
+
+---------------------------------------------------------------------------------------------------
+-- Convergence (Sec. 6.2, Figs. 6.10-6.17, Table 2)
+---------------------------------------------------------------------------------------------------
+
 --- Convergence study (Sec. 6.2, (6.1)-(6.2)) of `model` (or a problem name, "FPU" or "SR", built
 -- with the keys in o): for each p and dT, run to T and measure the errors against a reference on
 -- the grid href. ref = "rk4" (RK4 with `sub` steps per grid interval) or "vi" (the paper's choice:
@@ -75,12 +80,6 @@ M.error_columns = { "q_mac", "p_mac", "q_mic", "p_mic", "qs", "qf", "ps", "pf" }
 -- the last one within `finish` of b; "between" additionally asks for two consecutive local slopes
 -- strictly inside (b + mid, a - mid), which neither a first- nor a second-order curve has.
 M.tol = { order = 0.1, start = 0.25, finish = 0.15, mid = 0.2 }
-
---- An n/a verdict for a claim that compares the runs of several p ("decreases as p grows") when
--- the run has only one p; nil otherwise.
-function M.one_p(P)
-  if #P.p < 2 then return E.na(string.format("one p (%d): nothing to compare", P.p[1])) end
-end
 
 --- Decide one convergence claim c (see convergence_scenario) for one p: holds (or
 -- experiment.na(reason) when the run has too few dT for it: an order needs two, a transition

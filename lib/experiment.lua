@@ -181,9 +181,10 @@ function M.claims(sc)
   return setmetatable({ sc = sc, rows = {}, pub = pub }, Claims)
 end
 
---- The verdict column: true -> "yes", false -> "no", "partly" -> "partly".
+--- The verdict column: true -> "yes", false -> "no", "partly" -> "partly", "n/a" -> "n/a" (the
+-- run does not meet the claim's premise: its measured text says why).
 function M.verdict(holds)
-  if holds == "partly" then return "partly" end
+  if holds == "partly" or holds == "n/a" then return holds end
   return holds and "yes" or "no"
 end
 

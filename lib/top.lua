@@ -37,12 +37,43 @@ function M.model_params(d)
   }, d)
 end
 
+--- The registry steppers that can integrate the top (its time form y' = f(t, y), dimension 6:
+-- those that need only f; kz_step_check decides), in registry order: the choices of a micro key.
+M.micros = {}
+do
+  local sys, r = models.top {}.sys, kz.report()
+  for _, name in ipairs(kz.steppers.names) do
+    if kz.C.kz_step_check(kz.steppers[name], sys, r) == 0 then M.micros[#M.micros + 1] = name end
+  end
+end
+
+--- The HMM-<macro>-<micro> scheme names (FE-rk4, LF-ve, ...): the choices of a scheme list.
+M.schemes = {}
+for _, mac in ipairs(kz.slow_macros.names) do
+  for _, mic in ipairs(M.micros) do M.schemes[#M.schemes + 1] = mac .. "-" .. mic end
+end
+
+--- Refuse (sc:fail) a list parameter whose items repeat, and, with o.even, an odd item; with
+-- o.increasing, items out of increasing order. A repeated abscissa makes a fitted slope 0/0.
+function M.check_list(sc, P, key, o)
+  o = o or {}
+  local seen = {}
+  for i, v in ipairs(P[key]) do
+    if seen[v] then sc:fail(string.format("parameter '%s': %s is given twice", key, tostring(v))) end
+    seen[v] = true
+    if o.even and v % 2 ~= 0 then sc:fail(string.format("parameter '%s': %s is odd (each must be even)", key, tostring(v))) end
+    if o.increasing and i > 1 and not (v > P[key][i - 1]) then
+      sc:fail(string.format("parameter '%s': the items must increase (%s after %s)", key, tostring(v), tostring(P[key][i - 1])))
+    end
+  end
+end
+
 --- Scenario parameters of the slow-variable HMM (Algorithms 3-4), defaults HMM-LF-rk4 with the
 -- notes' readings, overridden by d.
 function M.method_params(d)
   return with_defaults({
     { "macro", "LF", "", "macro scheme: forward Euler or leapfrog x_{n+1} = x_{n-1} + 2 H delta_n", choices = kz.slow_macros.names },
-    { "micro", "rk4", "", "micro-solver (any registry stepper; 've' is Fredbo's (35))", choices = kz.steppers.names },
+    { "micro", "rk4", "", "micro-solver (a registry stepper that needs only f; 've' is Fredbo's (35))", choices = M.micros },
     { "kernel", "exp2", "", "averaging kernel (K^exp(2) of (9) for the top)", choices = kz.kernels.names },
     { "weights", "normalised", "", "trapezoid kernel weights normalised to sum 1, or raw K(j/m)/m", choices = { "normalised", "raw" } },
     { "lsq", "minnorm", "", "least-squares solution of grad xi delta = d/dt xi (A7; basic = MATLAB's J\\b)", choices = kz.lsq_kinds.names },
@@ -156,6 +187,19 @@ function M.short(x) return string.format("%.8g", x) end
 
 --- "x_lo–x_hi" of a list.
 M.range = E.range
+
+--- The most grid points (rows of a trajectory kept in memory as Lua columns and a C buffer) a
+-- scenario stores: 10^7 rows of 6 numbers are about 1 GB. The thesis's runs store at most 10^5.
+M.max_points = 1e7
+
+--- Refuse (sc:fail, exit 2, before anything runs) a run that would store n grid points; `what`
+-- names the keys and the ratio, e.g. "parameters 'T', 'h': T/h".
+function M.check_points(sc, n, what)
+  if not (n <= M.max_points) then
+    sc:fail(string.format("%s = %.3g grid points would be stored (at most %g, about %.0f MB): shorten the span or enlarge the step",
+                          what, n, M.max_points, M.max_points * 6 * 16 / 1e6))
+  end
+end
 
 --- Figures 22-23: the vertically vibrated top (41) against its averaged equation (48). For the
 -- forcing frequency nu and the rod length l: the full top by RK4 (steps <= P.full_h / nu) and the

@@ -58,6 +58,25 @@ function M.richardson(s, y0, L, nout, m)
   return states, est, ests
 end
 
+--- Refuse (sc:fail, exit 2, before anything runs) a list parameter whose items repeat (a fitted
+-- slope over a repeated abscissa is 0/0); with o.count, one with fewer items; with o.even, an odd
+-- item; with o.increasing, items out of increasing order.
+function M.check_list(sc, P, key, o)
+  o = o or {}
+  local list, seen = P[key], {}
+  if o.count and #list < o.count then
+    sc:fail(string.format("parameter '%s': %d or more values are needed, got %d", key, o.count, #list))
+  end
+  for i, v in ipairs(list) do
+    if seen[v] then sc:fail(string.format("parameter '%s': %s is given twice", key, tostring(v))) end
+    seen[v] = true
+    if o.even and v % 2 ~= 0 then sc:fail(string.format("parameter '%s': %s is odd (each must be even)", key, tostring(v))) end
+    if o.increasing and i > 1 and not (v > list[i - 1]) then
+      sc:fail(string.format("parameter '%s': the values must increase (%s after %s)", key, tostring(v), tostring(list[i - 1])))
+    end
+  end
+end
+
 ---------------------------------------------------------------------------------------------------
 -- Error norms
 ---------------------------------------------------------------------------------------------------

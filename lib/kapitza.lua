@@ -82,6 +82,10 @@ function M.fail(fname, status, r)
     error(string.format("%s: %s%s", fname, pending, where), 0)
   end
   local msg = string.format("%s: %s", fname, ffi.string(C.kz_strerror(status)))
+  -- what failed, for a caller that names the cause in its own terms (e.g. a model's right-hand
+  -- side that is undefined where the solution went): kz.last_failure
+  M.last_failure = { fname = fname, status = status, param = r ~= nil and r.param ~= nil and ffi.string(r.param) or nil,
+                     step = r ~= nil and tonumber(r.fail_step) or -1, time = r ~= nil and r.fail_time or 0 / 0 }
   if r ~= nil then
     if r.param ~= nil then msg = msg .. string.format(" (parameter '%s')", ffi.string(r.param)) end
     if r.fail_step >= 0 then msg = msg .. string.format(" at step %d", tonumber(r.fail_step)) end
@@ -100,9 +104,17 @@ function M.call(fname, ...)
   return r
 end
 
+--- The most numbers one buffer may hold (2^31 doubles, 16 GiB): LuaJIT cannot allocate more, and
+-- a run that needs more is not one to start.
+M.max_vec = 2^31
+
 --- A double[n] buffer, optionally initialised from a Lua table.
 function M.vec(n, init)
   assert(type(n) == "number" and n >= 0 and n == math.floor(n), "vec: n must be a whole number")
+  if n > M.max_vec then
+    error(string.format("a buffer of %.3g numbers (%.3g GB) was asked for, more than one run can hold (%.3g): " ..
+                        "the span is too long for the step, or a count too large", n, n * 8e-9, M.max_vec), 2)
+  end
   if init then return ffi.new("double[?]", n, init) end
   return ffi.new("double[?]", n)
 end

@@ -53,20 +53,8 @@ for _, mac in ipairs(kz.slow_macros.names) do
   for _, mic in ipairs(M.micros) do M.schemes[#M.schemes + 1] = mac .. "-" .. mic end
 end
 
---- Refuse (sc:fail) a list parameter whose items repeat, and, with o.even, an odd item; with
--- o.increasing, items out of increasing order. A repeated abscissa makes a fitted slope 0/0.
-function M.check_list(sc, P, key, o)
-  o = o or {}
-  local seen = {}
-  for i, v in ipairs(P[key]) do
-    if seen[v] then sc:fail(string.format("parameter '%s': %s is given twice", key, tostring(v))) end
-    seen[v] = true
-    if o.even and v % 2 ~= 0 then sc:fail(string.format("parameter '%s': %s is odd (each must be even)", key, tostring(v))) end
-    if o.increasing and i > 1 and not (v > P[key][i - 1]) then
-      sc:fail(string.format("parameter '%s': the items must increase (%s after %s)", key, tostring(v), tostring(P[key][i - 1])))
-    end
-  end
-end
+--- Refuse a list parameter with repeated items, and the like (experiment.check_list).
+M.check_list = E.check_list
 
 --- Scenario parameters of the slow-variable HMM (Algorithms 3-4), defaults HMM-LF-rk4 with the
 -- notes' readings, overridden by d.

@@ -77,6 +77,28 @@ function M.check_list(sc, P, key, o)
   end
 end
 
+--- The most grid points (rows of a trajectory kept in memory as Lua columns and a C buffer) a
+-- scenario stores: 10^7 rows of 6 numbers are about 1 GB. The papers' runs store at most 10^5.
+M.max_points = 1e7
+
+--- Refuse (sc:fail, exit 2, before anything runs) a run that would store n grid points; `what`
+-- names the keys and the ratio, e.g. "parameters 'T', 'h': T/h".
+function M.check_points(sc, n, what)
+  if not (n <= M.max_points) then
+    sc:fail(string.format("%s = %.3g grid points would be stored (at most %g, about %.0f MB): shorten the span or enlarge the step",
+                          what, n, M.max_points, M.max_points * 6 * 16 / 1e6))
+  end
+end
+
+--- Refuse (sc:fail) a sampling grid t_n = n dt that does not divide T into whole steps, or that
+-- would store too many points; `keys` names them, e.g. "parameters 'T', 'dt'". Returns T/dt.
+function M.check_grid(sc, T, dt, keys)
+  local N = tonumber(kz.C.kz_steps_in(T, dt))
+  if N < 1 then sc:fail(string.format("%s: T = %g is not a whole number of steps %g", keys, T, dt)) end
+  M.check_points(sc, N + 1, keys .. ": T/step")
+  return N
+end
+
 ---------------------------------------------------------------------------------------------------
 -- Error norms
 ---------------------------------------------------------------------------------------------------

@@ -74,6 +74,9 @@ end
 --- The top of the scenario's parameters P (plus forcing, amp, nu, avg from o).
 function M.model(P, o)
   o = o or {}
+  if not (P.M * P.g * P.l > 0) and S.current then -- (31): Pi3^ = sqrt(2 M g l I3)
+    S.current:fail(string.format("parameters 'g', 'l': the heavy top needs M g l > 0 (Pi3^ = sqrt(2 M g l I3), (31)); got M g l = %g", P.M * P.g * P.l))
+  end
   return models.top { M = P.M, g = P.g, l = P.l, I1 = P.I1, I2 = P.I2, I3 = P.I3, forcing = o.forcing,
                       amp = o.amp, nu = o.nu, avg = o.avg }
 end
@@ -176,18 +179,8 @@ function M.short(x) return string.format("%.8g", x) end
 --- "x_lo–x_hi" of a list.
 M.range = E.range
 
---- The most grid points (rows of a trajectory kept in memory as Lua columns and a C buffer) a
--- scenario stores: 10^7 rows of 6 numbers are about 1 GB. The thesis's runs store at most 10^5.
-M.max_points = 1e7
-
---- Refuse (sc:fail, exit 2, before anything runs) a run that would store n grid points; `what`
--- names the keys and the ratio, e.g. "parameters 'T', 'h': T/h".
-function M.check_points(sc, n, what)
-  if not (n <= M.max_points) then
-    sc:fail(string.format("%s = %.3g grid points would be stored (at most %g, about %.0f MB): shorten the span or enlarge the step",
-                          what, n, M.max_points, M.max_points * 6 * 16 / 1e6))
-  end
-end
+--- Refuse a run that would store more grid points than fit in memory (experiment.check_points).
+M.check_points = E.check_points
 
 --- Figures 22-23: the vertically vibrated top (41) against its averaged equation (48). For the
 -- forcing frequency nu and the rod length l: the full top by RK4 (steps <= P.full_h / nu) and the
@@ -196,6 +189,18 @@ end
 -- fine grid; the leading-order reconstruction pi ~ Pi + M A l sin(nu t) (Gamma2, -Gamma1, 0)
 -- checked on the check grid; the oscillation amplitudes max abs(pi - Pi), nu max abs(gamma - Gamma)
 -- on the fine grid; the range of the averaged Gamma3 with (corrected (48)) and without vibration.
+--- Check the grids of Figures 22-23 before anything runs (sc:fail, exit 2): fine_dt divides T,
+-- check_dt and plot_dt are whole multiples of fine_dt, and the fine grid fits in memory.
+function M.vertical_check(sc, P)
+  E.check_grid(sc, P.T, P.fine_dt, "parameters 'T', 'fine_dt'")
+  for _, k in ipairs { "check_dt", "plot_dt" } do
+    local m = P[k] / P.fine_dt
+    if math.abs(m - math.floor(m + 0.5)) > 1e-9 * m or m < 0.5 then
+      sc:fail(string.format("parameters '%s', 'fine_dt': %s = %g is not a whole multiple of fine_dt = %g", k, k, P[k], P.fine_dt))
+    end
+  end
+end
+
 function M.vertical(P, nu, l, fine_dt, check_dt)
   local q = {}
   for k, v in pairs(P) do q[k] = v end

@@ -31,6 +31,7 @@ local top = require "top"
 local sc = S.new { id = "top-fig22", title = "Fredbo Figure 22: the vertically vibrated top (41) against its averaged equation (48), omega = 1e2",
                    params = top.vertical_params { omega = 1e2, plot_dt = 2e-3 }, quick = { T = 0.5, l_alt = { 0.74 } } }
 local P = sc:parse(arg)
+top.vertical_check(sc, P)
 local r = top.vertical(P, P.omega, P.l, P.fine_dt, P.check_dt)
 local cl = top.vertical_output(sc, P, r, { 0.03, 0.1, 0.3 })
 local body = {}

@@ -23,6 +23,7 @@ params[#params + 1] = { "omega_low", 1e2, "s^-1", "the lower frequency of the O(
 local sc = S.new { id = "top-fig23", title = "Fredbo Figure 23: the vertically vibrated top (41) against its averaged equation (48), omega = 1e3",
                    params = params, quick = { T = 0.5, l_alt = { 0.74 } } }
 local P = sc:parse(arg)
+top.vertical_check(sc, P)
 local r = top.vertical(P, P.omega, P.l, P.fine_dt, P.check_dt)
 local rl = top.vertical(P, P.omega_low, P.l, P.fine_dt, P.check_dt)
 local cl = top.vertical_output(sc, P, r, { 3e-3, 1e-2, 0.3 })

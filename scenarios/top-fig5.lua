@@ -67,9 +67,10 @@ sc:write_tsv("data/top-fig5.tsv", { "t", "q", "p", "Q", "P", "p_recon" }, rows,
 local cl = E.claims(sc)
 local pub = cl.pub
 local stable = P.vmax * P.vmax / (2 * P.l * P.l) > P.g / P.l
-local per_slow = #crossings >= 3 and 2 * (crossings[#crossings] - crossings[1]) / (#crossings - 1) or 0 / 0
+local per_slow = #crossings >= 3 and string.format("period %.3f s", 2 * (crossings[#crossings] - crossings[1]) / (#crossings - 1))
+                 or "period not measured (three sign changes needed)"
 cl:add("slow_oscillation", "the pendulum oscillates slowly around the stable equilibrium q = 0", pub.slow_oscillation,
-       string.format("Q ∈ [%.4f, %.4f], %d sign changes, period %.3f s (linearised [D]: 0.511 s); vmax²/(2l²) = %g > g/l = %g",
+       string.format("Q ∈ [%.4f, %.4f], %d sign changes, %s (linearised [D]: 0.511 s); vmax²/(2l²) = %g > g/l = %g",
                      Qmin, Qmax, #crossings, per_slow, P.vmax * P.vmax / (2 * P.l * P.l), P.g / P.l),
        stable and #crossings >= 2 and math.max(-Qmin, Qmax) < 0.5)
 cl:add("q_wiggle", "q = Q + small oscillations of frequency O(ω) and amplitude O(ω⁻¹) (14)", pub.q_wiggle,

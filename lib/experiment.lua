@@ -232,8 +232,17 @@ end
 --- Add a claim: key (machine name), text (the paper's statement), published (what the paper
 -- says or prints), measured (what we find, with the acceptance rule), holds (true/false/"partly").
 function Claims:add(key, text, published, measured, holds)
-  self.rows[#self.rows + 1] = { key = key, text = text, published = tostring(published),
-                                measured = tostring(measured), holds = M.verdict(holds) }
+  -- A nan in the measured text (or in a reference value computed by the run) is a quantity the
+  -- run could not define (a slope through zero errors, a ratio of two zeros, a period without
+  -- oscillation): the claim is not measured, and says so instead of printing nan.
+  local nan = "%-?%f[%w][Nn]a[Nn]%f[%W]"
+  local m, u1 = tostring(measured):gsub(nan, "undefined")
+  local p, u2 = tostring(published):gsub(nan, "undefined")
+  if u1 + u2 > 0 then
+    m = m .. " (n/a: a measured quantity is undefined: 0/0, a slope through zero errors, or no oscillation to time)"
+    holds = "n/a"
+  end
+  self.rows[#self.rows + 1] = { key = key, text = text, published = p, measured = m, holds = M.verdict(holds) }
   return holds
 end
 

@@ -131,6 +131,12 @@ end
 -- and eta/2 is a whole number of micro-steps. A bad combination ends the scenario with a one-line
 -- message (exit status 2).
 function M.check_grid(sc, P, Hs)
+  -- Sec. 4: the vibration holds the pendulum upright only for 8 pi^2 g l < 1 (V(x) = g cos x +
+  -- sin^2 x/(16 pi^2 l) has its minimum at 0); beyond, it falls and the angles grow without bound
+  if not (8 * math.pi * math.pi * P.g * P.l < 1) then
+    sc:fail(string.format("parameters 'g', 'l': 8 pi^2 g l = %.4g >= 1: the vibration no longer holds the pendulum upright (Sec. 4)",
+                          8 * math.pi * math.pi * P.g * P.l))
+  end
   -- at an equilibrium of (3.2) nothing moves: every error is 0 and no order can be measured
   if math.sin(P.Theta0) == 0 and P.Omega0 == 0 then
     sc:fail(string.format("parameters 'Theta0', 'Omega0': (%g, 0) is an equilibrium of the averaged equation (3.2): nothing moves, " ..

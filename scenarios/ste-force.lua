@@ -41,6 +41,8 @@ local sc = S.new {
   quick = { h_sweep = { 10, 50 }, eta_sweep = { 10, 50 } },
 }
 local P = sc:parse(arg)
+E.check_list(sc, P, "h_sweep", { count = 2 }) -- slopes are fitted over them
+E.check_list(sc, P, "eta_sweep")
 
 local model = ste.model(P)
 local exact = model.averaged_force(P.Theta)

@@ -133,7 +133,7 @@ function M.run(sc, P, method)
     exact[H] = E.grid(pend0.avg, P.T, H, { P.Q0, P.P0 }, 1 / 20480)[1]
     local ws = slow_frequency(P, exact[H])
     if H * ws >= 2 then
-      sc:fail(string.format("parameter 'H': H = %g is beyond the stability limit of the leapfrog/Verlet macro step on the averaged motion " ..
+      sc:fail(string.format("parameters 'H', 'vmax', 'l', 'g': H = %g is beyond the stability limit of the leapfrog/Verlet macro step on the averaged motion " ..
                             "(H w_s = %.3g >= 2, w_s = %.3g s^-1 its fastest linearised frequency along the exact solution of (2.5); " ..
                             "Sec. 2.2: H small with respect to the macro time scale)", H, H * ws, ws))
     end

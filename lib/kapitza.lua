@@ -128,9 +128,9 @@ function M.call(fname, ...)
   return r
 end
 
---- The most numbers one buffer may hold (2^31 doubles, 16 GiB): LuaJIT cannot allocate more, and
--- a run that needs more is not one to start.
-M.max_vec = 2^31
+--- The most numbers one buffer may hold (2^27 doubles, 1 GiB; LuaJIT allocates no cdata of 2 GiB),
+-- and a run that needs more is not one to start.
+M.max_vec = 2^27
 
 --- A double[n] buffer, optionally initialised from a Lua table.
 function M.vec(n, init)

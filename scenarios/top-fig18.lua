@@ -39,6 +39,10 @@ for _, p in ipairs(top.method_params()) do params[#params + 1] = p end
 local sc = S.new { id = "top-fig18", title = "Fredbo Figure 18: inclination against azimuth for omega = 1e3, 1e4, 1e5",
                    params = params, quick = { omega = { 1e3, 1e4 }, ref_samples = 4000 } }
 local P = sc:parse(arg)
+-- the Euler angles of (29) are singular at sin(theta) = 0: phi of an upright top is undefined
+if not (math.abs(math.sin(P.theta0)) >= 1e-6) then
+  sc:fail(string.format("parameter 'theta0': sin(theta0) = %.3g: the top starts upright, where the precession angle phi of (29) is undefined", math.sin(P.theta0)))
+end
 local model = top.model(P)
 local k = model.constants
 

@@ -168,15 +168,18 @@ end
 --- The force evaluations Figures 3 and 4 would make (mostly the RK4 references and the
 -- conventional runs, both like 1/eps).
 function M.kepler_work(P)
-  local w, sumn = 0, 0
+  local w, sumn, sumNb = 0, 0, 0
   for _, n in ipairs(P.n) do sumn = sumn + n end
+  for _, N in ipairs(P.N_bottom) do sumNb = sumNb + N end
   local all = { P.eps_bottom }
   for _, e in ipairs(P.eps) do all[#all + 1] = e end
   for _, e in ipairs(all) do
     local periods = 1 / (16 * e)
     w = w + 12 * P.refm * periods + 4 * sumn * periods
   end
-  return w, "force evaluations (references and conventional runs)"
+  -- SAM and LISP: 8 N n micro-steps of 4 evaluations per run, MR half of that; independent of eps
+  w = w + 32 * P.N * sumn * #P.eps + (32 + 32 + 16) * sumNb * sumn
+  return w, "force evaluations (references, conventional, SAM, LISP and MR runs)"
 end
 
 --- Set up one eps: the model, tau_end = (pi/8)/eps (= 1/(16 eps) periods of 2 pi) and the

@@ -42,6 +42,7 @@ local sc = S.new {
   end,
 }
 local P = sc:parse(arg)
+E.check_list(sc, P, "omega_scaling", { count = 2 }) -- the claims fit a slope over them
 if tonumber(require("kapitza").C.kz_steps_in(P.T, P.dt)) < 1 then
   sc:fail(string.format("parameters 'T', 'dt': T = %g is not a whole number of sampling intervals dt = %g", P.T, P.dt))
 end

@@ -273,7 +273,10 @@ sc:write_tsv("data/ste-fig3.1-values.tsv", { "name", "value", "what" }, values,
   { string.format("ste-fig3.1: the values of the claims table at full precision (micro %s, control %s)", P.micro, P.control) })
 local cA = ste.crossings(runs.IFE.Th, P.H)
 local cR = ste.crossings(ref[1], P.H)
-cl:write(string.format("At t = %g: HMM-FE-%s (Θ, Ω) = (%.4f, %.4f), HMM-IFE-%s (%.4f, %.4f), reference (%.6f, %.6f). " ..
-  "IFE-%s's last upward crossing at t = %.3f against the reference's %.3f (phase lead %.2f s).",
+local crossing = (cA[#cA] and cR[#cR]) and
+  string.format("IFE-%s's last upward crossing at t = %.3f against the reference's %.3f (phase lead %.2f s).",
+                P.micro, cA[#cA], cR[#cR], cR[#cR] - cA[#cA])
+  or string.format("Upward zero crossings: IFE-%s %d, the reference %d (no phase lead to measure).", P.micro, #cA, #cR)
+cl:write(string.format("At t = %g: HMM-FE-%s (Θ, Ω) = (%.4f, %.4f), HMM-IFE-%s (%.4f, %.4f), reference (%.6f, %.6f). %s",
   P.T, P.micro, runs.FE.Th[#ref[1]], runs.FE.Om[#ref[1]], P.micro, runs.IFE.Th[#ref[1]], runs.IFE.Om[#ref[1]],
-  ref[1][#ref[1]], ref[2][#ref[2]], P.micro, cA[#cA] or 0 / 0, cR[#cR] or 0 / 0, (cR[#cR] or 0 / 0) - (cA[#cA] or 0 / 0)))
+  ref[1][#ref[1]], ref[2][#ref[2]], crossing))

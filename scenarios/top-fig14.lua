@@ -57,6 +57,7 @@ for _, n in ipairs(P.N_alt) do
   while b ~= 0 do a, b = b, a % b end
   grid = grid * n / a
 end
+top.check_points(sc, grid + 1, "parameters 'N', 'N_alt': the reference grid lcm(N, N_alt)")
 local _, rxi = top.reference(model, "32", P.T, P.T / grid, x0, P.ref_h / P.omega)
 
 local function err(N, h, a)

@@ -27,8 +27,8 @@ for _, p in ipairs {
   { "N", 160, "", "macro steps: H = T/N", integer = true, min = 2 },
   { "h", { 5e-5, 2e-5, 1e-5, 5e-6, 2e-6, 1e-6, 5e-7, 2e-7, 1e-7 }, "s", "micro steps (list)", positive = true },
   { "eta_h", 10, "", "window eta = eta_h h (even)", integer = true, min = 2 },
-  { "micros", { "rk4", "ve" }, "", "micro-solvers (list of registry steppers)" },
-  { "macros", { "LF", "FE" }, "", "macro schemes (list; the first is the figure's)" },
+  { "micros", { "rk4", "ve" }, "", "micro-solvers (list of registry steppers)", choices = top.micros },
+  { "macros", { "LF", "FE" }, "", "macro schemes (list; the first is the figure's)", choices = require("kapitza").slow_macros.names },
   { "plateau_h", 5e-7, "s", "the plateau is checked over h <= plateau_h", positive = true },
   { "ref_h", 1e-4, "", "reference RK4 steps <= ref_h / omega", positive = true },
 } do params[#params + 1] = p end
@@ -43,6 +43,10 @@ local sc = S.new { id = "top-fig15", title = "Fredbo Figure 15: error in xi3 aga
                        * W.sum(P.micros, function(m) return W.top_hmm(P.T, P.T / P.N, P.eta_h, m) end), "force evaluations"
                    end }
 local P = sc:parse(arg)
+top.check_list(sc, P, "h")
+top.check_list(sc, P, "micros")
+top.check_list(sc, P, "macros")
+if P.eta_h % 2 ~= 0 then sc:fail(string.format("parameter 'eta_h': %d is odd (the half window eta/2 must be whole steps)", P.eta_h)) end
 local model = top.model(P)
 local x0 = model.x0(P.omega, P.Pi1w / P.omega, P.theta0)
 local _, rxi = top.reference(model, "32", P.T, P.T / P.N, x0, P.ref_h / P.omega)

@@ -366,8 +366,12 @@ function M:parse(argv)
     local n, what = self.work(P)
     assert(type(n) == "number", self.id .. ": the work estimate is not a number")
     if not (n <= limit) and not P.force then
+      -- name the keys this run sets: among them is what to reduce
+      local keys = {}
+      for _, p in ipairs(self.params) do if given[p[1]] ~= nil then keys[#keys + 1] = p[1] end end
       die(self.id, string.format("the run would take about %.2g %s (limit %.2g, KZ_MAX_WORK; about %.2g min at 20 ns each): " ..
-        "reduce the parameters, or pass --force", n, what or "force evaluations", limit, n * 20e-9 / 60))
+        "reduce %s, or pass --force", n, what or "force evaluations", limit, n * 20e-9 / 60,
+        #keys > 0 and ("the parameters given (" .. table.concat(keys, ", ") .. ")") or "the parameters"))
     end
   end
   self:open_stage()

@@ -130,7 +130,11 @@ sc:figure("ste-fig3.1", { micro = P.micro, caption = string.format("ε = %s, H =
 -- The claims of notes §7 F3.1 and A12, and of Sec. 3 ---------------------------------------------
 local cl = E.claims(sc)
 local values = {}
-local function value(name, v, what) values[#values + 1] = { name = name, value = v, what = what } end
+local function value(name, v, what)
+  -- a quantity the run could not define (no crossing to time) is written as a word, never nan
+  if type(v) == "number" and v ~= v then v, what = "undefined", what .. " (not measured in this run)" end
+  values[#values + 1] = { name = name, value = v, what = what }
+end
 local off_row1 = E.off_paper(sc, P, { "eps", "g", "l", "Theta0", "Omega0", "H", "eta_eps", "h_per_eps", "T" })
 local off_pend = E.off_paper(sc, P, { "g", "l", "Theta0", "Omega0" })
 local mv = "-" .. P.micro

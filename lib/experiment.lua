@@ -270,15 +270,7 @@ function M.na(reason)
   return { na = reason }
 end
 
-local function same(a, b)
-  if type(a) == "number" and type(b) == "number" then return a == b or math.abs(a - b) <= 1e-12 * math.max(math.abs(a), math.abs(b)) end
-  if type(a) == "table" and type(b) == "table" then
-    if #a ~= #b then return false end
-    for i = 1, #a do if not same(a[i], b[i]) then return false end end
-    return true
-  end
-  return a == b
-end
+local same = S.same
 
 local function show(v)
   local function one(x) return type(x) == "number" and string.format("%.6g", x) or tostring(x) end
@@ -304,13 +296,8 @@ end
 -- repeats a value: a repeated run would write duplicate rows.
 function M.no_repeats(sc, P, keys)
   for _, k in ipairs(keys) do
-    local seen = {}
-    for _, v in ipairs(P[k] or {}) do
-      for _, w in ipairs(seen) do
-        if same(v, w) then sc:fail(string.format("parameter '%s': the value %s is given twice", k, type(v) == "number" and string.format("%.6g", v) or tostring(v))) end
-      end
-      seen[#seen + 1] = v
-    end
+    local r = S.repeated(P[k] or {})
+    if r ~= nil then sc:fail(S.repeat_message(k, r)) end
   end
 end
 

@@ -204,10 +204,10 @@ if nut_period then
          string.format("period of Γ₃ %.4g s = %.3g/ω: %.3fω Hz, nutation Π₃/I₁ = %.3fω rad/s (accept within ×3 of ω/10 Hz)",
                        nut_period, nut_period * P.omega, 1 / (nut_period * P.omega), k.nutation),
          1 / (nut_period * P.omega) <= 0.3 and 1 / (nut_period * P.omega) >= 0.1 / 3)
-else
+else -- a period needs two maxima: T shorter than about two periods of Γ₃
   cl:add("gamma3_slow", "Γ₃ oscillates slowly with a frequency of order ω/10", pub.gamma3_slow,
-         string.format("not measured: Γ₃ has %d interior maxima on [0, %g] s, two are needed (its nutation period 2πI₁/Π₃ = %.3g s)",
-                       #maxima, P.T, 2 * math.pi / (k.nutation * P.omega)), "n/a")
+         E.na(string.format("Γ₃ has %d interior maxima on [0, %g] and a period needs two: T is shorter than about two " ..
+                            "nutation periods (2π/(Π₃/I₁) = %.3g s each)", #maxima, P.T, 2 * math.pi / (k.nutation * P.omega))))
 end
 cl:add("pi3_constant", "Π₃ remains constant", pub.pi3_constant, string.format("max abs(Π₃ − Π₃(0)) = %g over %d RK4 steps", pi3_dev, N), pi3_dev == 0)
 -- the notes' amplitudes are the printed case's; elsewhere the orders 10/omega and 10^-1 are checked

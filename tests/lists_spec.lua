@@ -115,10 +115,7 @@ local function case(id, key, arg)
   return problem, st, rows
 end
 
-local scenarios = {}
-for _, f in ipairs(U.files(U.root .. "/scenarios")) do
-  if f:match("%.lua$") then scenarios[#scenarios + 1] = f:gsub("%.lua$", "") end
-end
+local scenarios = U.scenarios() -- scenarios/*.lua, not scenarios/examples/
 
 local only = os.getenv("KZ_LISTS_ONLY")
 

@@ -96,4 +96,14 @@ function M.claims_tables(dir)
   return t
 end
 
+--- The ids of the paper's scenarios: scenarios/<id>.lua at the top of scenarios/ only (the
+-- Makefile's non-recursive wildcard; scenarios/examples/ holds a user's model and scenario).
+function M.scenarios()
+  local t = {}
+  for _, f in ipairs(M.files(M.root .. "/scenarios")) do
+    if f:match("^[^/]+%.lua$") then t[#t + 1] = f:gsub("%.lua$", "") end
+  end
+  return t
+end
+
 return M

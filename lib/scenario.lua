@@ -319,7 +319,11 @@ function M:fail(msg) die(self.id, msg) end
 local function report(id, err)
   local msg = type(err) == "table" and err.msg or err
   msg = tostring(msg):gsub("\n.*", "")
+  -- a failure the library reports (a C status through the binding, "kz_...: ...", or a method
+  -- binding's own one-line refusal, "vmi.run: ...", "hmm.run: ...") is the run's answer to its
+  -- parameters: exit 2 without the Lua position; anything else is a bug, exit 1
   local lib = msg:match("^[^:]*:%d+: (kz_.*)$") or msg:match("^(kz_.*)$")
+              or msg:match("^[^:]*/lib/[%w_]+%.lua:%d+: ([%w_]+%.[%w_]+: .*)$")
   io.stderr:write(string.format("%s: %s\n", id, lib or msg))
   if os.getenv("KZ_DEBUG") and type(err) == "table" then io.stderr:write(err.tb, "\n") end
   return lib and 2 or 1
@@ -422,7 +426,7 @@ function M:parse(argv)
     if not (n <= limit) and not P.force then
       -- name the keys this run sets: among them is what to reduce
       local keys = {}
-      for _, p in ipairs(self.params) do if given[p[1]] ~= nil then keys[#keys + 1] = p[1] end end
+      for _, p in ipairs(self.params) do if given[p[1]] ~= nil then keys[#keys + 1] = "'" .. p[1] .. "'" end end
       die(self.id, string.format("the run would take about %.2g %s (limit %.2g, KZ_MAX_WORK; about %.2g min at 20 ns each): " ..
         "reduce %s, or pass --force", n, what or "force evaluations", limit, n * 20e-9 / 60,
         #keys > 0 and ("the parameters given (" .. table.concat(keys, ", ") .. ")") or "the parameters"))

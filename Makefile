@@ -141,17 +141,45 @@ VMAJOR     := $(call kz_version_part,MAJOR)
 VERSION    := $(VMAJOR).$(call kz_version_part,MINOR).$(call kz_version_part,PATCH)
 PREFIX     ?= /usr/local
 DESTDIR    ?=
+# Paths may hold spaces: they are used only through text functions (subst, never the word-wise
+# patsubst or abspath) and reach the shell single-quoted ($(call shq,...)). A relative PREFIX (or
+# INCLUDEDIR, LIBDIR, PCDIR, LUADIR) is taken from the directory make runs in, so that kapitza.pc
+# names an absolute prefix; an empty one is refused.
+shq        = '$(subst ','\'',$(1))'
+abs_dir    = $(if $(filter /%,$(firstword $(1))),$(1),$(CURDIR)/$(1))
+ifneq ($(filter install uninstall,$(MAKECMDGOALS)),)
+ifeq ($(strip $(PREFIX)),)
+$(error make install: PREFIX is empty (give a directory, e.g. PREFIX=/usr/local))
+endif
+endif
+override PREFIX := $(call abs_dir,$(PREFIX))
 INCLUDEDIR ?= $(PREFIX)/include
 LIBDIR     ?= $(PREFIX)/lib
 PCDIR      ?= $(LIBDIR)/pkgconfig
 LUADIR     ?= $(PREFIX)/share/lua/5.1
 BINDIR     ?= $(PREFIX)/bin
+override INCLUDEDIR := $(call abs_dir,$(INCLUDEDIR))
+override LIBDIR     := $(call abs_dir,$(LIBDIR))
+override PCDIR      := $(call abs_dir,$(PCDIR))
+override LUADIR     := $(call abs_dir,$(LUADIR))
+override BINDIR     := $(call abs_dir,$(BINDIR))
 SONAME     := libkapitza.so.$(VMAJOR)
 SOFILE     := libkapitza.so.$(VERSION)
 LUAOTHER   := $(filter-out lib/lua/kapitza.lua,$(LUAMOD))
 KZHDR      := $(wildcard lib/include/kapitza/*.h)
 # what bin/kapitza needs besides the modules: the atlas figure and the sweep tool (in LUADIR/kapitza)
 KZDATA     := figures/style.gpi figures/atlas-model.gp scripts/sweep.lua
+# kapitza.pc: a directory under PREFIX as ${prefix}/..., and spaces escaped as pkg-config reads them
+pc_rel     = $(subst |$(PREFIX)/,,|$(1))
+pc_esc     = $(subst $(space),\$(space),$(1))
+pc_dir     = $(call pc_esc,$(if $(findstring |,$(call pc_rel,$(1))),$(1),$${prefix}/$(call pc_rel,$(1))))
+empty      :=
+space      := $(empty) $(empty)
+D_INC      = $(DESTDIR)$(INCLUDEDIR)
+D_LIB      = $(DESTDIR)$(LIBDIR)
+D_PC       = $(DESTDIR)$(PCDIR)
+D_LUA      = $(DESTDIR)$(LUADIR)
+D_BIN      = $(DESTDIR)$(BINDIR)
 
 .PHONY: install uninstall
 
@@ -165,38 +193,38 @@ build/dist/libkapitza.a: $(OBJ)
 	ar rcs $@ $^
 
 install: build/dist/$(SOFILE) build/dist/libkapitza.a
-	install -d $(DESTDIR)$(INCLUDEDIR)/kapitza $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PCDIR) $(DESTDIR)$(LUADIR)/kapitza
-	install -m 644 lib/include/kapitza.h $(DESTDIR)$(INCLUDEDIR)/kapitza.h
-	install -m 644 $(KZHDR) $(DESTDIR)$(INCLUDEDIR)/kapitza/
-	install -m 755 build/dist/$(SOFILE) $(DESTDIR)$(LIBDIR)/$(SOFILE)
-	ln -sf $(SOFILE) $(DESTDIR)$(LIBDIR)/$(SONAME)
-	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libkapitza.so
-	install -m 644 build/dist/libkapitza.a $(DESTDIR)$(LIBDIR)/libkapitza.a
-	printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))' \
-	  'libdir=$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))' '' \
+	install -d $(call shq,$(D_INC)/kapitza) $(call shq,$(D_LIB)) $(call shq,$(D_PC)) $(call shq,$(D_LUA)/kapitza)
+	install -m 644 lib/include/kapitza.h $(call shq,$(D_INC)/kapitza.h)
+	install -m 644 $(KZHDR) $(call shq,$(D_INC)/kapitza/)
+	install -m 755 build/dist/$(SOFILE) $(call shq,$(D_LIB)/$(SOFILE))
+	ln -sf $(SOFILE) $(call shq,$(D_LIB)/$(SONAME))
+	ln -sf $(SONAME) $(call shq,$(D_LIB)/libkapitza.so)
+	install -m 644 build/dist/libkapitza.a $(call shq,$(D_LIB)/libkapitza.a)
+	printf '%s\n' $(call shq,prefix=$(call pc_esc,$(PREFIX))) \
+	  $(call shq,includedir=$(call pc_dir,$(INCLUDEDIR))) $(call shq,libdir=$(call pc_dir,$(LIBDIR))) '' \
 	  'Name: kapitza' \
 	  'Description: numerical integrators for highly oscillatory and multirate mechanical systems' \
 	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lkapitza' 'Libs.private: -llapack -lmvec -lm -lpthread' \
-	  > $(DESTDIR)$(PCDIR)/kapitza.pc
-	install -m 644 lib/lua/kapitza.lua $(DESTDIR)$(LUADIR)/kapitza.lua
-	install -m 644 $(LUAOTHER) $(DESTDIR)$(LUADIR)/kapitza/
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LUADIR)/kapitza/figures $(DESTDIR)$(LUADIR)/kapitza/scripts
-	for f in $(KZDATA); do install -m 644 $$f $(DESTDIR)$(LUADIR)/kapitza/$$f || exit 1; done
-	sed 's|^local luadir_rel = nil.*|local luadir_rel = "$(shell realpath -m --relative-to=$(BINDIR) $(LUADIR))" -- written by make install|' \
-	  bin/kapitza > $(DESTDIR)$(BINDIR)/kapitza.tmp && chmod 755 $(DESTDIR)$(BINDIR)/kapitza.tmp && \
-	  mv $(DESTDIR)$(BINDIR)/kapitza.tmp $(DESTDIR)$(BINDIR)/kapitza
+	  > $(call shq,$(D_PC)/kapitza.pc)
+	install -m 644 lib/lua/kapitza.lua $(call shq,$(D_LUA)/kapitza.lua)
+	install -m 644 $(LUAOTHER) $(call shq,$(D_LUA)/kapitza/)
+	install -d $(call shq,$(D_BIN)) $(call shq,$(D_LUA)/kapitza/figures) $(call shq,$(D_LUA)/kapitza/scripts)
+	for f in $(KZDATA); do install -m 644 $$f $(call shq,$(D_LUA)/kapitza)/$$f || exit 1; done
+	rel=$$(realpath -m -s --relative-to=$(call shq,$(BINDIR)) $(call shq,$(LUADIR))) && \
+	  sed "s|^local luadir_rel = nil.*|local luadir_rel = [=[$$rel]=] -- written by make install|" \
+	  bin/kapitza > $(call shq,$(D_BIN)/kapitza.tmp) && chmod 755 $(call shq,$(D_BIN)/kapitza.tmp) && \
+	  mv $(call shq,$(D_BIN)/kapitza.tmp) $(call shq,$(D_BIN)/kapitza)
 	printf '%s\n' '-- written by make install: where the installed kapitza.lua finds its header and library' \
 	  '-- (relative to the folder of kapitza.lua)' \
-	  'return { version = "$(VERSION)", header = "$(shell realpath -m --relative-to=$(LUADIR) $(INCLUDEDIR)/kapitza.h)",' \
-	  '         lib = "$(shell realpath -m --relative-to=$(LUADIR) $(LIBDIR)/$(SONAME))" }' \
-	  > $(DESTDIR)$(LUADIR)/kapitza/config.lua
+	  "return { version = \"$(VERSION)\", header = [=[$$(realpath -m -s --relative-to=$(call shq,$(LUADIR)) $(call shq,$(INCLUDEDIR)/kapitza.h))]=]," \
+	  "         lib = [=[$$(realpath -m -s --relative-to=$(call shq,$(LUADIR)) $(call shq,$(LIBDIR)/$(SONAME)))]=] }" \
+	  > $(call shq,$(D_LUA)/kapitza/config.lua)
 
 uninstall:
-	rm -f $(DESTDIR)$(INCLUDEDIR)/kapitza.h $(addprefix $(DESTDIR)$(INCLUDEDIR)/kapitza/,$(notdir $(KZHDR))) \
-	  $(DESTDIR)$(LIBDIR)/$(SOFILE) $(DESTDIR)$(LIBDIR)/$(SONAME) \
-	  $(DESTDIR)$(LIBDIR)/libkapitza.so $(DESTDIR)$(LIBDIR)/libkapitza.a $(DESTDIR)$(PCDIR)/kapitza.pc \
-	  $(DESTDIR)$(LUADIR)/kapitza.lua $(DESTDIR)$(LUADIR)/kapitza/config.lua \
-	  $(addprefix $(DESTDIR)$(LUADIR)/kapitza/,$(notdir $(LUAOTHER))) \
-	  $(addprefix $(DESTDIR)$(LUADIR)/kapitza/,$(KZDATA)) $(DESTDIR)$(BINDIR)/kapitza
-	-rmdir $(DESTDIR)$(LUADIR)/kapitza/figures $(DESTDIR)$(LUADIR)/kapitza/scripts 2>/dev/null
-	-rmdir $(DESTDIR)$(LUADIR)/kapitza $(DESTDIR)$(INCLUDEDIR)/kapitza 2>/dev/null
+	rm -f $(call shq,$(D_INC)/kapitza.h) $(call shq,$(D_LIB)/$(SOFILE)) $(call shq,$(D_LIB)/$(SONAME)) \
+	  $(call shq,$(D_LIB)/libkapitza.so) $(call shq,$(D_LIB)/libkapitza.a) $(call shq,$(D_PC)/kapitza.pc) \
+	  $(call shq,$(D_LUA)/kapitza.lua) $(call shq,$(D_LUA)/kapitza/config.lua) $(call shq,$(D_BIN)/kapitza)
+	cd $(call shq,$(D_LUA)/kapitza) 2>/dev/null && rm -f $(notdir $(LUAOTHER)) $(KZDATA) || true
+	cd $(call shq,$(D_INC)/kapitza) 2>/dev/null && rm -f $(notdir $(KZHDR)) || true
+	-rmdir $(call shq,$(D_LUA)/kapitza/figures) $(call shq,$(D_LUA)/kapitza/scripts) 2>/dev/null
+	-rmdir $(call shq,$(D_LUA)/kapitza) $(call shq,$(D_INC)/kapitza) 2>/dev/null

@@ -117,7 +117,9 @@ for _, list in ipairs { P.H, P.H_conv } do for _, H in ipairs(list) do add(Hs, H
 for _, list in ipairs { P.omega, P.omega_extra } do for _, w in ipairs(list) do add(W, w) end end
 local dt = math.min(unpack(Hs))
 for _, H in ipairs(Hs) do
-  if not D.whole(H, dt) or not D.whole(P.T, H) then sc:fail(string.format("parameter 'H': %g must divide T and be a multiple of the smallest H", H)) end
+  if not D.whole(H, dt) or not D.whole(P.T, H) then
+    sc:fail(string.format("parameters 'H', 'H_conv', 'T': H = %g must divide T = %g and be a multiple of the smallest H, %g", H, P.T, dt))
+  end
   if not D.whole(0.5 * P.periods * P.Tmacro, H) then
     sc:fail(string.format("parameters 'periods', 'Tmacro', 'H': the half window holds periods Tmacro/(2H) = %g micro-steps, not a whole number",
                           0.5 * P.periods * P.Tmacro / H))
@@ -135,8 +137,7 @@ for _, scheme in ipairs(P.schemes) do
     for _, H in ipairs(Hs) do
       local ok, run = pcall(D.hmm, model, scheme, H, P)
       if not ok then -- e.g. H = 1/40, where the macro integration breaks down (notes, addendum 6)
-        io.stderr:write(string.format("cs-fig4.1: %s, H = %g, omega = %g failed: %s\n", scheme, H, w, run))
-        os.exit(1)
+        sc:fail(string.format("%s, H = %g, omega = %g failed: %s", scheme, H, w, tostring(run):gsub("^[^:]*:%d+: ", "")))
       end
       runs[scheme][w][H] = run
     end

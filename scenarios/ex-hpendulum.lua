@@ -113,7 +113,7 @@ local P = sc:parse(arg)
 local period = 2 * math.pi / P.omega
 local H = P.H_periods * period
 local N = math.floor(P.T / H + 1e-9)
-if N < 1 then sc:fail(string.format("T = %g is shorter than one macro-step (%d periods = %g s)", P.T, P.H_periods, H)) end
+if N < 1 then sc:fail(string.format("parameters 'T', 'H_periods', 'omega': T = %g is shorter than one macro-step (%d periods = %g s)", P.T, P.H_periods, H)) end
 if (P.eta_periods * P.steps_per_period) % 2 ~= 0 then
   sc:fail("eta_periods * steps_per_period must be even (eta/2 a whole number of micro-steps)")
 end

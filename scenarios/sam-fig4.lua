@@ -30,7 +30,7 @@ local sc = S.new {
   title = "Calvo, Chartier, Murua & Sanz-Serna Figure 4: Kepler, Strang-splitting micro-integration",
   params = sam.kepler_params { eps = { 2^-12, 2^-13, 2^-14 }, N = 16, n = { 8, 16, 32, 64 }, eps_bottom = 2^-12, N_bottom = { 4, 8, 16 }, refm = 2048 },
   work = sam.kepler_work,
-  quick = { eps = { 2^-10, 2^-11 }, eps_bottom = 2^-10, N_bottom = { 4, 8 }, n = { 8, 16, 32 }, refm = 512 },
+  quick = { eps = { 2^-10, 2^-11 }, eps_bottom = 2^-10, n = { 8, 16, 32 }, N_bottom = { 2, 4, 8 }, refm = 512 },
 }
 local P = sc:parse(arg)
 sam.kepler_check(sc, P)

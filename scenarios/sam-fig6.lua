@@ -120,8 +120,7 @@ local conv = P.conventional == "on"
 local function steps(H)
   local N = D.whole(P.t_end, H)
   if not N then
-    io.stderr:write(string.format("sam-fig6: t_end = %.17g is not a whole number of macro steps H = %.17g\n", P.t_end, H))
-    os.exit(2)
+    sc:fail(string.format("parameters 't_end', 'H', 'H_bottom': t_end = %.17g is not a whole number of macro steps H = %.17g", P.t_end, H))
   end
   return N
 end
@@ -135,8 +134,7 @@ local function setup(e)
   models[e] = D.model(P, 1 / e)
   local direct = e >= P.ref_direct_min * (1 - 1e-9)
   if direct and not D.whole(P.t_end, 2 * pi * e) then
-    io.stderr:write(string.format("sam-fig6: t_end is not a whole number of periods 2 pi eps (eps = %g)\n", e))
-    os.exit(2)
+    sc:fail(string.format("parameters 't_end', 'eps', 'eps_bottom', 'eps_text': t_end is not a whole number of periods 2 pi eps (eps = %g)", e))
   end
   avgs[e] = D.reference_end(models[e], P.t_end, P, "averaged", P.ref_avg_m)
   refs[e] = direct and D.reference_end(models[e], P.t_end, P, "direct", P.ref_m) or avgs[e]

@@ -45,10 +45,22 @@ local P = sc:parse(arg)
 E.no_repeats(sc, P, { "k" })
 local model = ste.model(P)
 local pi = math.pi
+-- Sec. 4: the vibration holds the pendulum upright only while V(x) = g cos x + sin^2 x/(16 pi^2 l)
+-- has its minimum at 0 and a maximum at theta_max = arccos(8 pi^2 g l), i.e. 0 <= 8 pi^2 g l < 1
+if not (8 * pi * pi * P.g * P.l < 1) then
+  sc:fail(string.format("parameters 'g', 'l': 8 pi^2 g l = %.4g >= 1: the vibration no longer holds the pendulum upright " ..
+                        "(V has no minimum at 0 and no theta_max, Sec. 4); the constants below do not exist", 8 * pi * pi * P.g * P.l))
+end
 
 -- the pendulum ------------------------------------------------------------------------------------
 local theta_max = math.acos(8 * pi * pi * P.g * P.l)
 local E0 = 0.5 * P.l * P.Omega0 * P.Omega0 + model.potential(P.Theta0)
+-- the constants describe an oscillation about the upright position: V(0) < E0 < V(theta_max)
+if not (E0 > model.potential(0) and E0 < model.potential(theta_max) and math.abs(P.Theta0) < theta_max) then
+  sc:fail(string.format("parameters 'Theta0', 'Omega0': the energy E0 = %.6g is not between V(0) = %.6g and V(theta_max) = %.6g with " ..
+                        "abs(Theta0) < theta_max = %.4f: the motion is no oscillation about the upright position (Sec. 4)",
+                        E0, model.potential(0), model.potential(theta_max), theta_max))
+end
 local lo, hi = 0, theta_max -- V rises from its minimum V(0) = g to its maximum at theta_max: bisection for V = E0
 for _ = 1, 200 do
   local mid = 0.5 * (lo + hi)

@@ -130,7 +130,11 @@ sc:figure("ste-fig3.1", { micro = P.micro, caption = string.format("ε = %s, H =
 -- The claims of notes §7 F3.1 and A12, and of Sec. 3 ---------------------------------------------
 local cl = E.claims(sc)
 local values = {}
-local function value(name, v, what) values[#values + 1] = { name = name, value = v, what = what } end
+local function value(name, v, what)
+  -- a quantity the run could not define (no crossing to time) is written as a word, never nan
+  if type(v) == "number" and v ~= v then v, what = "undefined", what .. " (not measured in this run)" end
+  values[#values + 1] = { name = name, value = v, what = what }
+end
 local off_row1 = E.off_paper(sc, P, { "eps", "g", "l", "Theta0", "Omega0", "H", "eta_eps", "h_per_eps", "T" })
 local off_pend = E.off_paper(sc, P, { "g", "l", "Theta0", "Omega0" })
 local mv = "-" .. P.micro
@@ -273,7 +277,10 @@ sc:write_tsv("data/ste-fig3.1-values.tsv", { "name", "value", "what" }, values,
   { string.format("ste-fig3.1: the values of the claims table at full precision (micro %s, control %s)", P.micro, P.control) })
 local cA = ste.crossings(runs.IFE.Th, P.H)
 local cR = ste.crossings(ref[1], P.H)
-cl:write(string.format("At t = %g: HMM-FE-%s (Θ, Ω) = (%.4f, %.4f), HMM-IFE-%s (%.4f, %.4f), reference (%.6f, %.6f). " ..
-  "IFE-%s's last upward crossing at t = %.3f against the reference's %.3f (phase lead %.2f s).",
+local crossing = (cA[#cA] and cR[#cR]) and
+  string.format("IFE-%s's last upward crossing at t = %.3f against the reference's %.3f (phase lead %.2f s).",
+                P.micro, cA[#cA], cR[#cR], cR[#cR] - cA[#cA])
+  or string.format("Upward zero crossings: IFE-%s %d, the reference %d (no phase lead to measure).", P.micro, #cA, #cR)
+cl:write(string.format("At t = %g: HMM-FE-%s (Θ, Ω) = (%.4f, %.4f), HMM-IFE-%s (%.4f, %.4f), reference (%.6f, %.6f). %s",
   P.T, P.micro, runs.FE.Th[#ref[1]], runs.FE.Om[#ref[1]], P.micro, runs.IFE.Th[#ref[1]], runs.IFE.Om[#ref[1]],
-  ref[1][#ref[1]], ref[2][#ref[2]], P.micro, cA[#cA] or 0 / 0, cR[#cR] or 0 / 0, (cR[#cR] or 0 / 0) - (cA[#cA] or 0 / 0)))
+  ref[1][#ref[1]], ref[2][#ref[2]], crossing))

@@ -69,7 +69,8 @@ local k = model.constants
 -- Figure 11 ---------------------------------------------------------------------------------------
 local x0 = model.x0(P.omega, P.Pi1_0, P.theta0)
 local N = tonumber(kz.C.kz_steps_in(P.T, P.h))
-if N < 1 then io.stderr:write("top-fig11: T must be a whole number of steps h\n"); os.exit(2) end
+if N < 1 then sc:fail(string.format("parameters 'T', 'h': T = %g is not a whole number of RK4 steps h = %g", P.T, P.h)) end
+top.check_points(sc, N + 1, "parameters 'T', 'h': T/h")
 local cols = E.grid(model.sys, P.T, P.h, x0, P.h)
 local names = { "Pi1", "Pi2", "Pi3", "Gamma1", "Gamma2", "Gamma3" }
 local rows, mx, g3lo, g3hi = {}, { 0, 0, 0, 0, 0, 0 }, math.huge, -math.huge
@@ -122,7 +123,7 @@ sc:write_tsv("data/top-fig11-spectrum.tsv", { "w_over_omega", "power" }, srows,
 -- Gamma3's slow period: mean spacing of its interior maxima
 local g3, maxima = cols[6], {}
 for n = 2, #g3 - 1 do if g3[n] > g3[n - 1] and g3[n] >= g3[n + 1] then maxima[#maxima + 1] = (n - 1) * P.h end end
-local nut_period = #maxima >= 2 and (maxima[#maxima] - maxima[1]) / (#maxima - 1) or 0 / 0
+local nut_period = #maxima >= 2 and (maxima[#maxima] - maxima[1]) / (#maxima - 1) or nil
 
 -- TOP-RHS: invariants under RK4 at omega_inv ------------------------------------------------------
 local xi0 = model.x0(P.omega_inv, 1 / P.omega_inv, P.theta0)
@@ -139,7 +140,8 @@ local rel = { H = drift.H / math.abs(inv0.H), PiGamma = drift.PiGamma / math.abs
 local crow, costs, oms = {}, {}, {}
 for _, om in ipairs(P.omegas_cost) do
   local xc = model.x0(om, 1 / om, P.theta0)
-  local lam = k.lambda * om
+  local lam = math.abs(k.lambda) * om -- the body rotation rate (negative for I3 > I1)
+  if lam == 0 then lam = k.spin * om end -- a spherical top (I1 = I3) has no body rotation
   local h1 = 0.25 / lam -- well inside RK4's asymptotic range
   local n1 = math.ceil(P.T_cost / h1)
   h1 = P.T_cost / n1
@@ -187,14 +189,26 @@ cl:add("four_invariants", string.format("RK4 (h = %g, ω = %g, T = %g) keeps the
        string.format("max relative drift H %.1e, Π·Γ %.1e, ‖Γ‖² %.1e (accept ≤ 1e-9); Π₃ change %g (accept 0); on %d samples",
                      rel.H, rel.PiGamma, rel.Gamma2, drift.Pi3, #ci[1]),
        rel.H <= 1e-9 and rel.PiGamma <= 1e-9 and rel.Gamma2 <= 1e-9 and drift.Pi3 == 0)
-cl:add("fast_components", "Π₁, Π₂, Γ₁, Γ₂ oscillate with frequency of order ω (cycles per second)", pub.fast_components,
-       string.format("Π₁ peaks at %.2fω and %.2fω rad/s = %.2fω, %.2fω Hz (notes [D]: Λ = %.2fω, Π₃/I₃ = %.2fω rad/s; accept ±2 %%)",
-                     p1.w / P.omega, p2.w / P.omega, p1.w / P.omega / (2 * math.pi), p2.w / P.omega / (2 * math.pi), k.lambda, k.spin),
-       top.within(p1.w / P.omega, k.lambda, 0.02) and top.within(p2.w / P.omega, k.spin, 0.02))
-cl:add("gamma3_slow", "Γ₃ oscillates slowly with a frequency of order ω/10", pub.gamma3_slow,
-       string.format("period of Γ₃ %.4g s = %.3g/ω: %.3fω Hz, nutation Π₃/I₁ = %.3fω rad/s (accept within ×3 of ω/10 Hz)",
-                     nut_period, nut_period * P.omega, 1 / (nut_period * P.omega), k.nutation),
-       1 / (nut_period * P.omega) <= 0.3 and 1 / (nut_period * P.omega) >= 0.1 / 3)
+if p1 and p2 then
+  cl:add("fast_components", "Π₁, Π₂, Γ₁, Γ₂ oscillate with frequency of order ω (cycles per second)", pub.fast_components,
+         string.format("Π₁ peaks at %.2fω and %.2fω rad/s = %.2fω, %.2fω Hz (notes [D]: Λ = %.2fω, Π₃/I₃ = %.2fω rad/s; accept ±2 %%)",
+                       p1.w / P.omega, p2.w / P.omega, p1.w / P.omega / (2 * math.pi), p2.w / P.omega / (2 * math.pi), k.lambda, k.spin),
+         top.within(p1.w / P.omega, k.lambda, 0.02) and top.within(p2.w / P.omega, k.spin, 0.02))
+else
+  cl:add("fast_components", "Π₁, Π₂, Γ₁, Γ₂ oscillate with frequency of order ω (cycles per second)", pub.fast_components,
+         string.format("not measured: the periodogram of Π₁ on [%g, %g]ω rad/s has %d peak(s), two are needed (max abs Π₁ = %.3g; " ..
+                       "θ₀ = %g: an upright top does not nutate)", P.fmin, P.fmax, #peaks, mx[1], P.theta0), "n/a")
+end
+if nut_period then
+  cl:add("gamma3_slow", "Γ₃ oscillates slowly with a frequency of order ω/10", pub.gamma3_slow,
+         string.format("period of Γ₃ %.4g s = %.3g/ω: %.3fω Hz, nutation Π₃/I₁ = %.3fω rad/s (accept within ×3 of ω/10 Hz)",
+                       nut_period, nut_period * P.omega, 1 / (nut_period * P.omega), k.nutation),
+         1 / (nut_period * P.omega) <= 0.3 and 1 / (nut_period * P.omega) >= 0.1 / 3)
+else -- a period needs two maxima: T shorter than about two periods of Γ₃
+  cl:add("gamma3_slow", "Γ₃ oscillates slowly with a frequency of order ω/10", pub.gamma3_slow,
+         E.na(string.format("Γ₃ has %d interior maxima on [0, %g] and a period needs two: T is shorter than about two " ..
+                            "nutation periods (2π/(Π₃/I₁) = %.3g s each)", #maxima, P.T, 2 * math.pi / (k.nutation * P.omega))))
+end
 cl:add("pi3_constant", "Π₃ remains constant", pub.pi3_constant, string.format("max abs(Π₃ − Π₃(0)) = %g over %d RK4 steps", pi3_dev, N), pi3_dev == 0)
 -- the notes' amplitudes are the printed case's; elsewhere the orders 10/omega and 10^-1 are checked
 -- (within half a decade)
@@ -234,7 +248,8 @@ end
 local pre = string.format("**RK4's cost** for a relative error %g in Γ over [0, %g] s:\n\n", P.tol_cost, P.T_cost) ..
   S.md_table({ "ω", "step needed", "Λh", "steps" }, body)
 top.write_claims(sc, cl, pre,
-  string.format("Maxima over every RK4 step of [0, %g] (h = %g). Periodogram peaks of Π₁: %.2fω and %.2fω rad/s (a record of %g s " ..
+  string.format("Maxima over every RK4 step of [0, %g] (h = %g). Periodogram peaks of Π₁: %s (a record of %g s " ..
                 "resolves 2π/T = %.3gω rad/s, so the two lines, %.3fω apart — the nutation rate Π₃/I₁ — are just separated).",
-                P.T, P.h, p1.w / P.omega, p2.w / P.omega, P.T, 2 * math.pi / P.T / P.omega, k.spin - k.lambda))
+                P.T, P.h, (p1 and p2) and string.format("%.2fω and %.2fω rad/s", p1.w / P.omega, p2.w / P.omega) or "fewer than two",
+                P.T, 2 * math.pi / P.T / P.omega, k.spin - k.lambda))
 sc:figure("top-fig11", { omega = P.omega, h = P.h })

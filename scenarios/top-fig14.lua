@@ -57,6 +57,7 @@ for _, n in ipairs(P.N_alt) do
   while b ~= 0 do a, b = b, a % b end
   grid = grid * n / a
 end
+top.check_points(sc, grid + 1, "parameters 'N', 'N_alt': the reference grid lcm(N, N_alt)")
 local _, rxi = top.reference(model, "32", P.T, P.T / grid, x0, P.ref_h / P.omega)
 
 local function err(N, h, a)
@@ -105,11 +106,16 @@ else
   cl:add("optimal_eta", string.format("the optimal window is η = 16h (h = %g)", P.h[1]), pub.optimal_eta,
          string.format("minimum %.2e at η = %dh (accept 12h–24h)", c1[j1], best), best >= 12 and best <= 24)
 end
-local a100 = nil
-for i, a in ipairs(P.alpha) do if a == P.alpha[#P.alpha] then a100 = c1[i] end end
-cl:add("long_window_harmful", string.format("long windows are worse (h = %g)", P.h[1]), "— (figure)",
-       string.format("error(η = %dh) = %.2e = %.0f × the minimum (notes: ≥ 10×)", P.alpha[#P.alpha], a100, a100 / c1[j1]),
-       a100 >= 10 * c1[j1])
+-- the window claims compare windows: one alpha leaves nothing to compare
+local one_alpha = #P.alpha < 2 and E.na(string.format("one window (alpha = %d) in this run: nothing to compare", P.alpha[1]))
+local a100 = c1[#c1]
+if one_alpha then
+  cl:add("long_window_harmful", string.format("long windows are worse (h = %g)", P.h[1]), "— (figure)", one_alpha)
+else
+  cl:add("long_window_harmful", string.format("long windows are worse (h = %g)", P.h[1]), "— (figure)",
+         string.format("error(η = %dh) = %.2e = %.0f × the minimum (notes: ≥ 10×)", P.alpha[#P.alpha], a100, a100 / c1[j1]),
+         a100 >= 10 * c1[j1])
+end
 local bests = {}
 for i, r in ipairs(alt) do bests[i] = string.format("H = T/%d: %dh", r.N, r.best) end
 local same = true
@@ -118,14 +124,14 @@ for _, r in ipairs(alt) do
   for i, a in ipairs(P.alpha) do if a == best then i0 = i end; if a == r.best then i1 = i end end
   same = same and math.abs(i0 - i1) <= 1
 end
-if #alt > 0 then
+if #alt > 0 and not one_alpha then
   cl:add("optimum_independent_of_H", "the optimal η is almost independent of H", pub.optimum_independent_of_H,
          string.format("optimum at H = T/%d: %dh; %s (accept: the same or the neighbouring α)", P.N, best, table.concat(bests, ", ")), same)
 else
   cl:add("optimum_independent_of_H", "the optimal η is almost independent of H", pub.optimum_independent_of_H,
-         E.na("no other H (N_alt): nothing to compare"))
+         one_alpha or E.na("no other H (N_alt): nothing to compare"))
 end
-if #P.h >= 2 then
+if #P.h >= 2 and not one_alpha then
   local flat, parts = true, {}
   for k = 2, #P.h do
     local lo, hi = math.huge, 0
@@ -138,6 +144,9 @@ if #P.h >= 2 then
   local longer = P.alpha[argmin(curves[2])] >= best
   cl:add("smaller_h_longer_eta", "as h decreases, longer windows give better results", pub.smaller_h_longer_eta,
          table.concat(parts, "; ") .. " (notes: flat within ×1.5 up to 50h for h ≤ 1e-6; the optimum moves to longer η)", flat and longer)
+else
+  cl:add("smaller_h_longer_eta", "as h decreases, longer windows give better results", pub.smaller_h_longer_eta,
+         one_alpha or E.na("one micro step h in this run: nothing to compare"))
 end
 local head, body = { "h \\ α" }, {}
 for _, a in ipairs(P.alpha) do head[#head + 1] = tostring(a) end

@@ -47,6 +47,7 @@ local sc = S.new { id = "top-fig16", title = "Fredbo Figure 16: first integrals 
 local P = sc:parse(arg)
 local model = top.model(P)
 local x0 = model.x0(P.omega, P.Pi1w / P.omega, P.theta0)
+top.check_points(sc, P.N + 1, "parameters 'N': the macro nodes N + 1")
 local H = P.T / P.N
 
 local function drift(o)

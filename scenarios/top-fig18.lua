@@ -48,6 +48,10 @@ local sc = S.new { id = "top-fig18", title = "Fredbo Figure 18: inclination agai
                      end), "force evaluations"
                    end }
 local P = sc:parse(arg)
+-- the Euler angles of (29) are singular at sin(theta) = 0: phi of an upright top is undefined
+if not (math.abs(math.sin(P.theta0)) >= 1e-6) then
+  sc:fail(string.format("parameter 'theta0': sin(theta0) = %.3g: the top starts upright, where the precession angle phi of (29) is undefined", math.sin(P.theta0)))
+end
 local model = top.model(P)
 local k = model.constants
 

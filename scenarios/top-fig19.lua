@@ -45,6 +45,7 @@ local small = top.model(P, { forcing = "transverse", amp = P.small_amp, nu = nu 
 local free = top.model(P)
 local x0 = forced.x0(P.omega, P.Pi1w / P.omega, P.theta0)
 local dt = P.h * P.check_every
+E.check_grid(sc, P.T, dt, "parameters 'T', 'h', 'check_every'")
 local c = E.grid(forced.sys, P.T, dt, x0, P.h)
 local cs = E.grid(small.sys, P.T, dt, x0, P.h)
 local cf = E.grid(free.sys, P.T, dt, x0, P.h)

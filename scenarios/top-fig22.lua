@@ -35,6 +35,7 @@ local sc = S.new { id = "top-fig22", title = "Fredbo Figure 22: the vertically v
                    params = top.vertical_params { omega = 1e2, plot_dt = 2e-3 }, quick = { T = 0.5, l_alt = { 0.74 } },
                    work = function(P) return (1 + #P.l_alt) * require("work").top_vertical(P, P.omega), "force evaluations" end }
 local P = sc:parse(arg)
+top.vertical_check(sc, P)
 local r = top.vertical(P, P.omega, P.l, P.fine_dt, P.check_dt)
 local off = top.off_print(sc, P, nil, { "l_alt", "avg", "plot_dt", "fine_dt", "full_h", "avg_h" })
 local cl = top.vertical_output(sc, P, r, { 0.03, 0.1 }, off)

@@ -28,6 +28,7 @@ local sc = S.new { id = "top-fig23", title = "Fredbo Figure 23: the vertically v
                      return (1 + #P.l_alt) * W.top_vertical(P, P.omega) + W.top_vertical(P, P.omega_low), "force evaluations"
                    end }
 local P = sc:parse(arg)
+top.vertical_check(sc, P)
 local r = top.vertical(P, P.omega, P.l, P.fine_dt, P.check_dt)
 local rl = top.vertical(P, P.omega_low, P.l, P.fine_dt, P.check_dt)
 local off = top.off_print(sc, P, nil, { "l_alt", "avg", "plot_dt", "fine_dt", "full_h", "avg_h" })

@@ -71,11 +71,14 @@ local cl = E.claims(sc)
 local pub = cl.pub
 local stable = P.vmax * P.vmax / (2 * P.l * P.l) > P.g / P.l
 -- the linearised slow period of (13) about Q = 0: 2 pi / sqrt(vmax^2/(2 l^2) - g/l) [D]
-local lin = stable and 2 * math.pi / math.sqrt(P.vmax * P.vmax / (2 * P.l * P.l) - P.g / P.l) or 0 / 0
-local per_slow = #crossings >= 3 and 2 * (crossings[#crossings] - crossings[1]) / (#crossings - 1) or 0 / 0
+local lin = stable and 2 * math.pi / math.sqrt(P.vmax * P.vmax / (2 * P.l * P.l) - P.g / P.l)
+-- the period from the sign changes: three or more (two give half a period at best)
+local per_slow = #crossings >= 3 and string.format("period %.3f s", 2 * (crossings[#crossings] - crossings[1]) / (#crossings - 1))
+                 or "no period (it needs three sign changes)"
 cl:add("slow_oscillation", "the pendulum oscillates slowly around the stable equilibrium q = 0", pub.slow_oscillation,
-       string.format("Q ∈ [%.4f, %.4f], %d sign changes, period %.3f s (linearised [D]: %.3f s); vmax²/(2l²) = %g %s g/l = %g",
-                     Qmin, Qmax, #crossings, per_slow, lin, P.vmax * P.vmax / (2 * P.l * P.l), stable and ">" or "≤", P.g / P.l),
+       string.format("Q ∈ [%.4f, %.4f], %d sign changes, %s (linearised [D]: %s); vmax²/(2l²) = %g %s g/l = %g",
+                     Qmin, Qmax, #crossings, per_slow, stable and string.format("%.3f s", lin) or "none, not stable",
+                     P.vmax * P.vmax / (2 * P.l * P.l), stable and ">" or "≤", P.g / P.l),
        stable and #crossings >= 2 and math.max(-Qmin, Qmax) < 0.5)
 -- the notes' check values and the reading of the caption are the printed case's
 local off = top.off_print(sc, P, nil, { "plot_every", "steps_per_period" })

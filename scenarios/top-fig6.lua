@@ -71,6 +71,7 @@ local sc = S.new {
   end,
 }
 local P = sc:parse(arg)
+E.check_grid(sc, P.T, P.H / 10, "parameters 'T', 'H'") -- the macro grid and the dense one
 
 local function run(omega, micro)
   local pend = models.pendulum { l = P.l, g = P.g, vmax = P.vmax, omega = omega }

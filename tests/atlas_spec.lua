@@ -107,7 +107,7 @@ describe("atlas", function()
     assert.are.equal(4 * 8 * cb.K, evals(cb, "rk4", 8))
   end)
 
-  it("the summary names the cheapest method and claims fail when not measured", function()
+  it("the summary names the cheapest method; claims with nothing to measure are n/a", function()
     local rows = {
       { si = 1, stiffness = 1, method = "a", family = "HMM", knob = "N", x = 1, x2 = 0, status = "ok", error = 1e-2, force_evals = 10 },
       { si = 1, stiffness = 1, method = "a", family = "HMM", knob = "N", x = 2, x2 = 0, status = "ok", error = 1e-4, force_evals = 100 },
@@ -122,11 +122,20 @@ describe("atlas", function()
     local prob = { stiff = { key = "omega", label = "ω" } }
     local P = { omega = { 1 }, target = { 1e-3 } }
     local cl = E.claims(nil)
-    assert.is_false(A.claim_exponent(cl, "k", "text", prob, P, rows, "a", 1e-3, -0.1, 0.1)) -- one stiffness: not measured
+    -- one stiffness value, or a method the run does not have: no exponent to fit
+    assert.truthy(E.is_na(A.claim_exponent(cl, "k", "text", prob, P, rows, "a", 1e-3, -0.1, 0.1)))
+    assert.truthy(cl.rows[#cl.rows].measured:find("n/a: one ω in this run", 1, true), cl.rows[#cl.rows].measured)
+    assert.truthy(E.is_na(A.claim_exponent(cl, "k2", "text", prob, { omega = { 1, 2 } }, rows, "zz", 1e-3, -0.1, 0.1)))
+    assert.truthy(cl.rows[#cl.rows].measured:find("zz is not among this run's methods", 1, true), cl.rows[#cl.rows].measured)
     assert.is_true(A.claim_cheapest(cl, "c", "text", prob, P, rows, methods, 1e-3, 1, { "HMM" }, 10))
     assert.is_false(A.claim_cheapest(cl, "d", "text", prob, P, rows, methods, 1e-3, 1, { "HMM" }, 100))
+    assert.truthy(E.is_na(A.claim_cheapest(cl, "e", "text", prob, P, rows, methods, 1e-3, 1, { "SAM" }, 10)))
+    assert.truthy(E.is_na(A.claim_cheapest(cl, "f", "text", prob, P, rows, { methods[1] }, 1e-3, 1, { "HMM" }, 10)))
     assert.is_true(A.claim_unreached(cl, "u", "text", prob, P, rows, methods, 1e-5, 1, { "HMM" }))
     assert.is_false(A.claim_unreached(cl, "v", "text", prob, P, rows, methods, 1e-3, 1, { "HMM" }))
+    assert.truthy(E.is_na(A.claim_unreached(cl, "w", "text", prob, P, rows, methods, 1e-5, 1, { "SAM" }))) -- not yes on nothing
+    assert.is_true(A.claim_costlier(cl, "x", "text", prob, P, rows, methods, 1e-3, { "direct" }, 1, { "HMM" }))
+    assert.truthy(E.is_na(A.claim_costlier(cl, "y", "text", prob, P, rows, methods, 1e-3, { "SAM" }, 1)))
   end)
 
   it("bench-atlas writes every run, the summary and what its figure draws", function()

@@ -96,3 +96,87 @@ describe("status codes #asan", function()
     assert.are.equal("unknown kapitza status", ffi.string(C.kz_strerror(-1)))
   end)
 end)
+
+-- Bad arguments at the C API (issue 17 item 9): every one is a status naming the parameter,
+-- before anything is computed or written; on the sanitizer build too (a read or write outside a
+-- buffer would abort there).
+describe("argument checks #asan", function()
+  local models = require "models"
+  local pend = models.pendulum { l = 0.2, g = 9.8, vmax = 4, omega = 1e3 }
+  local rk4 = kz.steppers.rk4
+  local function param(r) return r.param ~= nil and ffi.string(r.param) or nil end
+
+  it("kz_sys_eval names the NULL buffer: 'y' for the state, 'f' for the output", function()
+    local r = kz.report()
+    assert.are.equal(C.KZ_ENULL, C.kz_sys_eval(pend.sys, 0, kz.vec(2), nil, r))
+    assert.are.equal("f", param(r))
+    r = kz.report()
+    assert.are.equal(C.KZ_ENULL, C.kz_sys_eval(pend.sys, 0, nil, kz.vec(2), r))
+    assert.are.equal("y", param(r))
+    r = kz.report()
+    assert.are.equal(C.KZ_OK, C.kz_sys_eval(pend.sys, 0, kz.vec(2, { 0.1, 0 }), kz.vec(2), r))
+  end)
+
+  it("a zero, NaN or infinite step h is refused by kz_run, kz_step_apply, kz_trajectory, kz_micro_run; y unchanged", function()
+    local mi = ffi.new("kz_micro")
+    mi.type, mi.sys = rk4, pend.sys
+    local calls = {
+      run = function(h, y, r) return C.kz_run(rk4, pend.sys, 0, h, 10, y, r) end,
+      apply = function(h, y, r) return C.kz_step_apply(rk4, pend.sys, 0, h, y, r) end,
+      trajectory = function(h, y, r) return C.kz_trajectory(rk4, pend.sys, 0, h, 2, 3, y, kz.vec(8), r) end,
+      micro_run = function(h, y, r) return C.kz_micro_run(mi, 0, h, 10, y, r) end,
+    }
+    for name, call in pairs(calls) do
+      for _, c in ipairs { { 0, C.KZ_EDOMAIN }, { -0.0, C.KZ_EDOMAIN }, { 0 / 0, C.KZ_ENONFINITE },
+                           { math.huge, C.KZ_ENONFINITE }, { -math.huge, C.KZ_ENONFINITE } } do
+        local y, r = kz.vec(2, { 0.1, 0.2 }), kz.report()
+        assert.are.equal(c[2], call(c[1], y, r), name .. " h=" .. tostring(c[1]))
+        assert.are.equal("h", param(r), name)
+        assert.are.same({ 0.1, 0.2 }, { y[0], y[1] }, name)
+        assert.are.equal(0, tonumber(r.force_evals), name)
+      end
+      local y, r = kz.vec(2, { 0.1, 0 }), kz.report()
+      assert.are.equal(C.KZ_OK, call(-1e-3, y, r), name .. " backward")
+      assert.is_true(y[0] ~= 0.1, name)
+    end
+  end)
+
+  it("kz_trajectory refuses nout*sub steps beyond a long long, and kz_kernel_weights 2n+1 weights, before writing", function()
+    local y, r = kz.vec(2, { 0.1, 0 }), kz.report()
+    assert.are.equal(C.KZ_EDOMAIN, C.kz_trajectory(rk4, pend.sys, 0, 1e-3, 2^62, 4, y, kz.vec(10), r))
+    assert.are.equal("nout", param(r))
+    assert.are.equal(0, tonumber(r.force_evals))
+    r = kz.report()
+    assert.are.equal(C.KZ_EDOMAIN, C.kz_kernel_weights(C.KZ_KERNEL_UNIFORM, 2^62, 0, 0, kz.vec(3), r))
+    assert.are.equal("n", param(r))
+  end)
+
+  it("kz_lu_solve refuses a pivot array outside k..n-1 (it overflowed b before) and leaves b alone", function()
+    local a, piv = kz.vec(9, { 4, 1, 2, 1, 5, 1, 2, 1, 6 }), ffi.new("int[3]")
+    kz.call("kz_lu_factor", 3, a, piv, kz.report())
+    for _, bad in ipairs { { 0, 1, 5 }, { 0, 1, -1 }, { 1, 0, 2 }, { 0, 1, 3 }, { 0, 1, 2^30 }, { 0, 1, -2^31 } } do
+      local pv, b, r = ffi.new("int[3]", bad), kz.vec(3, { 1, 2, 3 }), kz.report()
+      assert.are.equal(C.KZ_EDOMAIN, C.kz_lu_solve(3, a, pv, b, r), table.concat(bad, ","))
+      assert.are.equal("piv", param(r))
+      assert.are.same({ 1, 2, 3 }, { b[0], b[1], b[2] })
+      r = kz.report()
+      assert.are.equal(C.KZ_EDOMAIN, C.kz_lu_solve_cols(3, a, pv, 2, kz.vec(6), r))
+      assert.are.equal("piv", param(r))
+    end
+    -- the factors' own pivots solve A x = b: A (1, 1, 1) = (7, 7, 9)
+    local b = kz.vec(3, { 7, 7, 9 })
+    kz.call("kz_lu_solve", 3, a, piv, b, kz.report())
+    for i = 0, 2 do assert.is_near(1, b[i], 1e-14) end
+  end)
+
+  it("kz_vmi_run refuses a micro capacity check N*p that would overflow", function()
+    local m, par = ffi.new("kz_vmi_model"), ffi.new("kz_vmi_harmonic")
+    par.nf, par.omega_s, par.omega_f = 1, 1, 10
+    kz.call("kz_vmi_harmonic_model", m, par, kz.report())
+    local P = ffi.new("kz_vmi_params")
+    P.alpha_V, P.gamma_V, P.alpha_W, P.gamma_W, P.p, P.dT, P.tol, P.max_iter = 0.5, 0.5, 0.5, 0.5, 4, 0.01, 1e-12, 20
+    local r = kz.report()
+    assert.are.equal(C.KZ_EBUFFER, C.kz_vmi_run(m, P, 2^61, kz.vec(4, { 1, 0.1, 0, 0 }), kz.vec(8), 2^62, kz.vec(8), 20, nil, r))
+    assert.are.equal("micro", param(r))
+  end)
+end)

@@ -139,6 +139,56 @@ print(string.format("cos1 %.6f", y[1]))
     assert.truthy(out:find("cos1 0.540302", 1, true), out)
   end)
 
+  it("a PREFIX with a space installs there (nothing beside it), pkg-config escapes it, the C example builds and runs; uninstall removes it", function()
+    local pre = dir .. "/pre fix"
+    local st, _, err = U.run(string.format("cd '%s' && %s install PREFIX='%s' >/dev/null", dir, MAKE, pre))
+    assert.are.equal(0, st, err)
+    local _, stray = U.run(string.format("ls -A '%s'", dir))
+    assert.is_nil(stray:find("\nfix\n", 1, true) or stray:match("^fix\n"), stray) -- the word after the space
+    local _, rstray = U.run(string.format("ls -d '%s/fix' '%s/pre' 2>/dev/null", U.root, dir))
+    assert.are.equal("", rstray)
+    local files = U.files(pre)
+    assert.is_true(#files >= 10, table.concat(files, " "))
+    local pcs = string.format("export PKG_CONFIG_PATH='%s/lib/pkgconfig'; ", pre)
+    local _, prefix_var = U.run(pcs .. "pkg-config --variable=prefix kapitza")
+    assert.are.equal(pre:gsub(" ", "\\ ") .. "\n", prefix_var)
+    -- as a Makefile recipe uses it: the shell reads the escaped space
+    local exe = dir .. "/example space"
+    local st2, _, err2 = U.run(string.format("%seval \"cc -std=c11 $(pkg-config --cflags kapitza) tests/c/example.c -o '%s' " ..
+      "$(pkg-config --libs kapitza) -Wl,-rpath,$(pkg-config --variable=libdir kapitza)\"", pcs, exe))
+    assert.are.equal(0, st2, err2)
+    local s3, out3, e3 = U.run(string.format("cd / && env -u KZ_LIB -u LD_LIBRARY_PATH '%s'", exe))
+    assert.are.equal(0, s3, e3)
+    assert.truthy(out3:find("version " .. kz.version, 1, true), out3)
+    -- the installed Lua binding finds its library under the spaced prefix
+    local s4, out4, e4 = U.run(string.format("cd / && env -u KZ_LIB LUA_PATH='%s/share/lua/5.1/?.lua;;' luajit -e " ..
+      "'local kz = require \"kapitza\"; print(kz.lib_path)'", pre))
+    assert.are.equal(0, s4, e4)
+    assert.are.equal(pre .. "/lib/libkapitza.so." .. kz.version:match("^%d+") .. "\n", out4)
+    local s5, _, e5 = U.run(string.format("%s uninstall PREFIX='%s' >/dev/null", MAKE, pre))
+    assert.are.equal(0, s5, e5)
+    local _, left = U.run(string.format("find '%s' -type f -o -type l", pre))
+    assert.are.equal("", left)
+  end)
+
+  it("a relative PREFIX is made absolute (from the directory make runs in) so kapitza.pc works; an empty one is refused", function()
+    local st, _, err = U.run(string.format("%s install DESTDIR='%s/rel' PREFIX=opt/kz >/dev/null", MAKE, dir))
+    assert.are.equal(0, st, err)
+    -- the files land under DESTDIR + the absolute prefix, i.e. <repository>/opt/kz
+    local base = dir .. "/rel" .. U.root .. "/opt/kz"
+    local h = io.open(base .. "/lib/pkgconfig/kapitza.pc")
+    assert.truthy(h, base)
+    local pcfile = h:read("*a")
+    h:close()
+    assert.truthy(pcfile:find("prefix=" .. U.root:gsub(" ", "\\ ") .. "/opt/kz\n", 1, true), pcfile)
+    assert.truthy(pcfile:find("includedir=${prefix}/include\n", 1, true), pcfile)
+    local _, stray = U.run("ls -d opt 2>/dev/null")
+    assert.are.equal("", stray) -- nothing written into the repository itself
+    local st2, _, err2 = U.run(string.format("%s install PREFIX= >/dev/null", MAKE))
+    assert.are_not.equal(0, st2)
+    assert.truthy(err2:find("PREFIX is empty", 1, true), err2)
+  end)
+
   it("DESTDIR: a staged install stays inside DESTDIR, pkg-config works with its sysroot, uninstall removes it all", function()
     local stage = dir .. "/stage"
     local st, _, err = U.run(string.format("%s install DESTDIR='%s' PREFIX=/usr >/dev/null", MAKE, stage))

@@ -22,10 +22,7 @@ local function read(path)
   return s
 end
 
-local scenarios = {}
-for _, f in ipairs(U.files(U.root .. "/scenarios")) do
-  if f:match("%.lua$") then scenarios[#scenarios + 1] = f:gsub("%.lua$", "") end
-end
+local scenarios = U.scenarios() -- scenarios/*.lua, not scenarios/examples/
 
 describe("regression", function()
   for _, id in ipairs(scenarios) do

@@ -3,10 +3,7 @@
 local U = require "testutil"
 local S = require "scenario"
 
-local scenarios = {}
-for _, f in ipairs(U.files(U.root .. "/scenarios")) do
-  if f:match("%.lua$") then scenarios[#scenarios + 1] = f:gsub("%.lua$", "") end
-end
+local scenarios = U.scenarios() -- scenarios/*.lua, not scenarios/examples/
 
 describe("scenario command line", function()
   it("finds the scenarios", function() assert.is_true(#scenarios >= 4) end)

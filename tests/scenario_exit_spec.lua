@@ -93,10 +93,7 @@ local function params(spec, quick)
   return P
 end
 
-local scenarios = {}
-for _, f in ipairs(U.files(U.root .. "/scenarios")) do
-  if f:match("%.lua$") then scenarios[#scenarios + 1] = f:gsub("%.lua$", "") end
-end
+local scenarios = U.scenarios() -- scenarios/*.lua, not scenarios/examples/
 
 describe("every scenario refuses work it cannot finish (issue 17, item 6)", function()
   it("every scenario has a work estimate, a positive finite number at its defaults and at --quick", function()

@@ -51,4 +51,59 @@ function M.files(dir)
   return t
 end
 
+--- The parameters of scenarios/<id>.lua from its --params listing (lib/experiment/scenario.lua): a list, in
+-- its order, of {key, list, optional, integer (booleans), min, max, default, quick (the fields
+-- as printed: strings, values comma-separated; "" when empty)}.
+function M.params(id)
+  local st, out, err = M.run("luajit scenarios/" .. id .. ".lua --params")
+  assert(st == 0, id .. " --params: " .. err)
+  local function split(line)
+    local f = {}
+    for x in (line .. "\t"):gmatch("([^\t]*)\t") do f[#f + 1] = x end
+    return f
+  end
+  local t, head = {}, nil
+  for line in out:gmatch("[^\n]+") do
+    local f = split(line)
+    if not head then
+      head = {}
+      for j, c in ipairs(f) do head[c] = j end
+    else
+      local p = {}
+      for c, j in pairs(head) do p[c] = f[j] or "" end
+      for _, c in ipairs { "list", "optional", "integer" } do p[c] = p[c] == "1" end
+      t[#t + 1] = p
+    end
+  end
+  return t
+end
+
+--- The claims tables under dir/tables (a .tsv with the columns claim and holds): a list of
+-- {file = "tables/<name>.tsv", id = the scenario's id (<id>.tsv or <id>-claims.tsv), rows}.
+function M.claims_tables(dir)
+  local S = require "scenario"
+  local t = {}
+  for _, f in ipairs(M.files(dir .. "/tables")) do
+    if f:match("%.tsv$") then
+      local rows, cols = S.read_table(dir .. "/tables/" .. f)
+      local has = {}
+      for _, c in ipairs(cols or {}) do has[c] = true end
+      if has.claim and has.holds then
+        t[#t + 1] = { file = "tables/" .. f, id = (f:gsub("%.tsv$", ""):gsub("%-claims$", "")), rows = rows }
+      end
+    end
+  end
+  return t
+end
+
+--- The ids of the paper's scenarios: scenarios/<id>.lua at the top of scenarios/ only (the
+-- Makefile's non-recursive wildcard; scenarios/examples/ holds a user's model and scenario).
+function M.scenarios()
+  local t = {}
+  for _, f in ipairs(M.files(M.root .. "/scenarios")) do
+    if f:match("^[^/]+%.lua$") then t[#t + 1] = f:gsub("%.lua$", "") end
+  end
+  return t
+end
+
 return M

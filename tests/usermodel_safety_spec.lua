@@ -8,6 +8,7 @@ local kz = require "kapitza"
 local um = require "usermodel"
 local ffi = kz.ffi
 local U = require "testutil"
+local vmi = require "vmi"
 
 pcall(ffi.cdef, "unsigned int getuid(void);")
 local root_user = ffi.C.getuid() == 0
@@ -172,6 +173,77 @@ sc:write_tsv("data/ex-guard.tsv", { "q" }, { { y[0] } })
     local ok5, err5 = pcall(ml.averaged_force, 1)
     assert.is_false(ok5)
     assert.truthy(err5:find("usermodel 'guard_lua': averaged called os.exit(0)", 1, true), err5)
+  end)
+end)
+
+describe("the model parts' functions are guarded too (flows, constraints, slow sets, vmi, invariants)", function()
+  -- A model q'' = 0 with one part whose C functions are the given source.
+  local function part_spec(name, extra, source)
+    local s = { name = name, nq = 2, params = { "omega" }, values = { omega = 10 }, q0 = { 0.8, 0.6 }, v0 = { -0.6, 0.8 },
+                c = { accel = "acc", source = "#include <stdlib.h>\nstatic int acc(const kz_par *p, double t, const double *q, double *a)\n" ..
+                      "{ (void)p; (void)t; (void)q; a[0] = 0; a[1] = 0; return KZ_OK; }\n" .. source } }
+    for k, v in pairs(extra) do
+      if k == "c" then for kk, vv in pairs(v) do s.c[kk] = vv end else s[k] = v end
+    end
+    return s
+  end
+  local function fails(pattern, f, ...)
+    local ok, err = pcall(f, ...)
+    assert.is_false(ok, "expected: " .. pattern)
+    assert.truthy(tostring(err):find(pattern, 1, true), tostring(err))
+    assert.is_nil(tostring(err):find("\n"), err)
+    return err
+  end
+
+  it("C: at the trial calls (an output left unset, a crash, an exit()) and during a run (unset), one line naming the function", function()
+    local trial = "in a trial call (inputs all 0) in a child process"
+    fails("usermodel 'gp_con_unset': constraints.g (C function 'ring') left g[0] unset " .. trial, um.model,
+          part_spec("gp_con_unset", { constraints = { m = 1, mass = 1 }, c = { constraints = { g = "ring" } } },
+                    "static int ring(const kz_par *p, const double *q, double *g) { (void)p; (void)q; (void)g; return KZ_OK; }"))
+    fails("usermodel 'gp_slow_segv': slow.s.xi (C function 'xi') crashed with signal 11 (Segmentation fault) in a trial call " ..
+          "(theta = 0, inputs all 0) in a child process", um.model,
+          part_spec("gp_slow_segv", { slow = { s = { r = 1 } }, c = { slow = { s = { xi = "xi" } } } },
+                    "static int xi(const kz_par *p, double th, const double *x, double *o)\n" ..
+                    "{ volatile double *z = 0; (void)p; (void)th; (void)x; o[0] = *z; return KZ_OK; }"))
+    fails("usermodel 'gp_flow_exit': flows.a (C function 'fa') called exit() in a trial call (t = 0, inputs all 0) in a child process",
+          um.model, part_spec("gp_flow_exit", { c = { flows = { a = "fa", b = "fb" } } },
+                              "static int fa(const kz_par *p, double t, double h, double *y) { (void)p; (void)t; (void)h; (void)y; exit(0); }\n" ..
+                              "static int fb(const kz_par *p, double t, double h, double *y) { (void)p; (void)t; (void)h; (void)y; return KZ_OK; }"))
+    -- the trial points have inputs 0, 0.5, -0.25: an output left unset only for x > 0.7 is caught in the run
+    local m = um.model(part_spec("gp_run", { constraints = { m = 1, mass = 1 }, c = {
+        constraints = { g = "ring", jacobian = "ring_G" }, invariants = { r = "radius" } } }, [[
+static int ring(const kz_par *p, const double *q, double *g) { (void)p; g[0] = q[0] * q[0] + q[1] * q[1] - 1; return KZ_OK; }
+static int ring_G(const kz_par *p, const double *q, double *G) { (void)p; G[0] = 2 * q[0]; if (q[1] < 0.7) G[1] = 2 * q[1]; return KZ_OK; }
+static int radius(const kz_par *p, const double *y, double *r) { (void)p; if (y[0] < 0.7) *r = sqrt(y[0] * y[0] + y[1] * y[1]); return KZ_OK; }
+]]), nil, "c")
+    fails("kz_run: usermodel 'gp_run': constraints.jacobian (C function 'ring_G') left G[1] unset", kz.run, m.sys, "rattle", 0, 0.01, 30,
+          { 0.8, 0.6, -0.6, 0.8 })
+    fails("usermodel 'gp_run': invariants.r (C function 'radius') left value[0] unset", m.invariants, { 0.8, 0.6, 0, 0 })
+    assert.is_near(math.sqrt(0.6 ^ 2 + 0.65 ^ 2), m.invariants({ 0.6, 0.65, 0, 0 }).r, 1e-15)
+  end)
+
+  it("Lua: an output left unset and os.exit inside a part function: one line naming it", function()
+    local f = dofile(U.root .. "/tests/models/fpu2.lua")
+    f.lua.vmi.V_gradient = function(p, qs, qf, gs, gf) -- right at the initial state qs1 = 1; gf[1] left unset once qs1 > 1.005
+      local d = { qs[0] - qf[0], qs[1] - qf[1] - qs[0] - qf[0], qs[1] + qf[1] }
+      local c = { d[1] ^ 3, d[2] ^ 3, d[3] ^ 3 }
+      gs[0], gs[1], gf[0] = c[1] - c[2], c[2] + c[3], -c[1] - c[2]
+      if qs[0] <= 1.005 then gf[1] = -c[2] + c[3] end
+    end
+    local m = um.model(f, nil, "lua")
+    fails("kz_vmi_run: usermodel 'fpu2': vmi.V_gradient left gf[1] unset", vmi.run, m, "MM", { p = 2, dT = 0.01, N = 2 })
+    f.lua.vmi.V_gradient = function(p, qs, qf, gs, gf) gs[0], gs[1], gf[0] = 0, 0, 0 end -- at the initial state already
+    fails("usermodel 'fpu2': vmi.V_gradient failed at the initial state: usermodel 'fpu2': vmi.V_gradient left gf[1] unset",
+          um.model, f, nil, "lua")
+    local o = dofile(U.root .. "/tests/models/osc2.lua")
+    local a = o.lua.flows.a
+    o.lua.flows.a = function(p, t, h, y) if y[0] > 0.99 then os.exit(3) end return a(p, t, h, y) end
+    local mo = um.model(o, nil, "lua")
+    fails("kz_run: usermodel 'osc2': flows.a called os.exit(3)", kz.run, mo.sys, "strang", 0, 0.1, 3, mo.y0)
+    local d = dofile(U.root .. "/tests/models/dpend2.lua")
+    d.lua.constraints.g = function(p, q, g) g[0] = q[0] * q[0] + q[1] * q[1] - p.l1 * p.l1 end -- g[1] left unset
+    fails("usermodel 'dpend2': the constraints' Jacobian failed at the initial state: usermodel 'dpend2': constraints.g left g[1] unset",
+          um.model, d, nil, "lua")
   end)
 end)
 

@@ -47,7 +47,8 @@ int kz_sys_eval(const kz_sys *s, double t, const double *y, double *f, kz_report
   if (!s) return kz_bad(r, KZ_ENULL, "system");
   if (s->dim < 1) return kz_bad(r, KZ_EDOMAIN, "dim");
   if (!s->rhs && !(s->accel && s->nq > 0 && 2 * s->nq == s->dim)) return kz_bad(r, KZ_EMODEL, "rhs");
-  if (!y || !f) return kz_bad(r, KZ_ENULL, "y");
+  if (!y) return kz_bad(r, KZ_ENULL, "y");
+  if (!f) return kz_bad(r, KZ_ENULL, "f");
   KZ_TRY(kz_check_num(r, t, "t", 0));
   return kz_eval(s, t, y, f, r);
 }

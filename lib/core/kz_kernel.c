@@ -7,6 +7,7 @@
  * trapezoidal rule converges faster than any power of the grid size; 2^14 panels give C to
  * round-off. */
 #include "kz_internal.h"
+#include <limits.h>
 
 static double kernel_shape(int kind, double x)
 {
@@ -64,7 +65,7 @@ int kz_kernel_weights(int kind, long long n, int half, double constant, double *
 {
   if (!w) return kz_bad(r, KZ_ENULL, "w");
   if (kind < 0 || kind >= KZ_KERNEL_END) return kz_bad(r, KZ_EDOMAIN, "kernel");
-  if (n < 1) return kz_bad(r, KZ_EDOMAIN, "n");
+  if (n < 1 || n > (LLONG_MAX - 1) / 2) return kz_bad(r, KZ_EDOMAIN, "n"); /* 2n + 1 weights */
   KZ_TRY(kz_check_num(r, constant, "kernel_constant", 0));
   if (constant < 0) return kz_bad(r, KZ_EDOMAIN, "kernel_constant");
   const long long lo = half ? 0 : -n, count = half ? n + 1 : 2 * n + 1;

@@ -41,6 +41,8 @@ int kz_lu_solve_cols(int n, const double *lu, const int *piv, int nrhs, double *
   if (nrhs < 0) return kz_bad(r, KZ_EDOMAIN, "nrhs");
   if (n == 0 || nrhs == 0) return KZ_OK;
   if (!lu || !piv || !b) return kz_bad(r, KZ_ENULL, !lu ? "lu" : (!piv ? "piv" : "b"));
+  for (int k = 0; k < n; k++) /* a row index outside k..n-1 would swap outside b */
+    if (piv[k] < k || piv[k] >= n) return kz_bad(r, KZ_EDOMAIN, "piv");
   const size_t N = (size_t)n, R = (size_t)nrhs;
   for (size_t k = 0; k < N; k++) { /* row interchanges, in order */
     size_t pr = (size_t)piv[k];

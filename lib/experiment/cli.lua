@@ -18,14 +18,14 @@ M.usage = {
   main = [[
 usage: kapitza VERB ... (kapitza VERB --help for each)
   run FILE.lua [--out DIR] [--quick] [key=value ...]   run a scenario file (anywhere on disk)
-  check MODEL.lua [--lua] [key=value ...]              load a model file: shapes, parts, time scales,
+  check MODEL.lua [--lua] [key=value ...]              load a model file: parts, derivatives, time scales,
                                                        the methods that apply and why the others do not
   solve MODEL.lua method=NAME [knob=value ...]         one run of one method (the atlas's names and knobs)
   atlas MODEL.lua --out DIR [tol=...] [key=value ...]  every applicable method: error against work and
                                                        CPU seconds, the cheapest configuration per tolerance
   sweep emit|run|merge ...                             a sweep as independent commands (scripts/sweep.lua)
 A model file is a Lua file returning a model spec (lib/lua/usermodel.lua, lib/experiment/modelfile.lua);
-docs/own-model.md takes one through every verb.]],
+paper/own-model.md takes one through every verb.]],
   run = [[
 usage: kapitza run FILE.lua [--out DIR] [--quick] [--force] [--help] [key=value ...]
 Runs the scenario FILE.lua (a Lua script using lib/experiment/scenario.lua) from any directory, with the
@@ -35,11 +35,15 @@ The scenarios of the repository run the same way as with luajit scenarios/<id>.l
   check = [[
 usage: kapitza check MODEL.lua [--lua] [key=value ...]
 Loads the model file (its values, initial state and T, then the key=value overrides: parameters,
-T, q0, v0, y0 as comma lists), builds the model (its C functions, compiled on first use; --lua:
-its Lua functions), and prints: the form and the parts it declares; checks of its functions at
-the initial state (finite, the C and Lua twins agree, the averaged force against the HMM's
+T, q0, v0 (p0 for a vmi model), y0 as comma lists), builds the model (its C functions, compiled
+on first use; --lua: its Lua functions), and prints: the form; the parts it declares (flows,
+constraints, slow sets, the vmi split, invariants with their values at y0); the derivatives the
+parts need, given (checked against central differences at y0) or formed by the library; checks
+of its functions at y0 (finite, the C and Lua twins agree, the averaged force against the HMM's
 estimate); the fast period (2 pi/omega, the spec's period, or estimated) and the slow scale tau
-from a short reference run; which methods apply and why the others do not.]],
+from a short reference run; the methods by family (lib/lua/capability.lua): yes, or why not in one
+line; the names kapitza atlas runs (and kapitza solve takes). A given derivative that disagrees
+at y0: exit status 1.]],
   solve = [[
 usage: kapitza solve MODEL.lua method=NAME [knob=value ...] [--error] [--lua] [key=value ...]
 One run of one method of the atlas on the model, with its knobs (the `params` column of the
@@ -179,6 +183,101 @@ local function all_finite(t)
   return true
 end
 
+-- The parts a model declares, one line each (lib/lua/modelparts.lua built them into the model).
+local function parts_lines(mf, m, spec)
+  local L = {}
+  local fns = spec[mf.how] or {}
+  local function cname(f) return mf.how == "c" and string.format(" (C function '%s')", tostring(f)) or "" end
+  if mf.vmi then
+    L[#L + 1] = string.format("equations of motion: from the potentials (vmi): y = (q_s, q_f, p_s, p_f), the Hamiltonian equations of " ..
+                              "K + V + W")
+  else
+    L[#L + 1] = string.format("equations of motion: %s%s", mf.nq > 0 and "accel" or "rhs", cname(fns[mf.nq > 0 and "accel" or "rhs"]))
+  end
+  if m.vib then
+    L[#L + 1] = string.format("fast phase: theta = omega t + theta0, omega = %.6g, theta0 = %.6g%s", m.vib.omega, m.vib.theta0,
+                              spec.even_in_theta and "; even in theta" or "")
+    L[#L + 1] = fns.reconstruct and ("reconstruct: given" .. cname(fns.reconstruct)) or
+                "reconstruct: none (the HMM takes the identity q = Q, v = P)"
+  elseif mf.period then
+    L[#L + 1] = string.format("period: %.6g (the model's; no fast phase)", mf.period)
+  end
+  if fns.averaged then L[#L + 1] = "averaged: given" .. cname(fns.averaged) end
+  if m.sys and m.sys.flow_a ~= nil and m.sys.flow_b ~= nil then
+    L[#L + 1] = string.format("flows: a and b%s", mf.how == "c" and fns.flows and
+                              string.format(" (C functions '%s', '%s')", fns.flows.a, fns.flows.b) or "")
+  else
+    L[#L + 1] = "flows: none"
+  end
+  if m.con then
+    local nq = m.dim / 2
+    local minv = {}
+    for i = 0, nq - 1 do minv[#minv + 1] = string.format("%.6g", 1 / m.con.minv[i]) end
+    L[#L + 1] = string.format("constraints: m = %d on nq = %d positions, masses (%s), Newton tolerance %.3g on max |g_i|, at most %d iterations",
+                              m.con.m, nq, table.concat(minv, ", "), m.con.tol, m.con.max_iter)
+  else
+    L[#L + 1] = "constraints: none"
+  end
+  if type(m.slow) == "table" and next(m.slow) then
+    local names, t = {}, {}
+    for k in pairs(m.slow) do names[#names + 1] = k end
+    table.sort(names)
+    for _, k in ipairs(names) do
+      local fr = {}
+      if m.slow[k].frozen ~= nil then for i = 0, m.dim - 1 do if m.slow[k].frozen[i] ~= 0 then fr[#fr + 1] = tostring(i + 1) end end end
+      t[#t + 1] = string.format("%s (r = %d slow variables of %d%s)", k, m.slow[k].r, m.slow[k].dim,
+                                #fr > 0 and ("; frozen components " .. table.concat(fr, ", ")) or "")
+    end
+    L[#L + 1] = "slow sets: " .. table.concat(t, ", ")
+  else
+    L[#L + 1] = "slow sets: none"
+  end
+  if mf.vmi then
+    local vm = m.model
+    local ms, mfm = {}, {}
+    for i = 0, vm.ns - 1 do ms[#ms + 1] = string.format("%.6g", vm.ms[i]) end
+    for i = 0, vm.nf - 1 do mfm[#mfm + 1] = string.format("%.6g", vm.mf[i]) end
+    L[#L + 1] = string.format("vmi split: ns = %d slow and nf = %d fast positions, masses (%s) and (%s); potentials V%s",
+                              vm.ns, vm.nf, table.concat(ms, ", "), table.concat(mfm, ", "), vm.W ~= nil and " and W" or " (W = 0)")
+  else
+    L[#L + 1] = "vmi split: none"
+  end
+  if m.invariants then
+    local v = m.invariants(mf.y0)
+    local t = {}
+    for _, k in ipairs(m.invariant_names) do t[#t + 1] = string.format("%s = %.6g", k, v[k]) end
+    L[#L + 1] = "invariants at y0: " .. table.concat(t, ", ")
+  else
+    L[#L + 1] = "invariants: none"
+  end
+  return L
+end
+
+-- The derivatives the parts need: given or formed, and modelparts.check's verdict at y0. Returns
+-- the lines and the first disagreement's message (nil when none).
+local function derivative_lines(mf, m)
+  local parts, Dv = require "modelparts", require "derivatives"
+  local L, bad = {}, nil
+  local verdict = {}
+  for _, r in ipairs(parts.check(m, mf.y0)) do verdict[r.part] = r end
+  for _, d in ipairs(m.derivatives or {}) do
+    local r = verdict[d.part]
+    if d.how ~= "given" then
+      L[#L + 1] = string.format("%s: formed by central differences (step eps^(1/3) max(1, |x|), about 4e-11 relative)", d.part)
+    elseif not r then
+      L[#L + 1] = string.format("%s: given (not checked: no initial state)", d.part)
+    elseif r.ok then
+      L[#L + 1] = string.format("%s: given; agrees with central differences at y0 (largest relative difference %.2g, tolerance %g)",
+                                d.part, r.rel, Dv.tol)
+    else
+      L[#L + 1] = string.format("%s: given; DISAGREES at y0: %s", d.part, r.message)
+      bad = bad or r.message
+    end
+  end
+  if #L == 0 then L[1] = "none needed (no constraints, slow sets or vmi split)" end
+  return L, bad
+end
+
 function M.check(argv)
   if help_wanted(argv, 2) then out(M.usage.check); os.exit(0) end
   local path = argv[2]
@@ -188,39 +287,46 @@ function M.check(argv)
   local kz = require "kapitza"
   local MF = require "modelfile"
   local AU = require "atlas_user"
+  local cap = require "capability"
   local m, spec = mf.model, mf.spec
+  local disagree
   local ok, e = pcall(function()
     out(string.format("model %s (%s)", mf.name, mf.path))
-    out(string.format("  form: %s; %s functions%s", mf.nq > 0 and string.format("second order, nq = %d (y = (q, v), dim %d): q'' = a(%s, q)",
-        mf.nq, mf.dim, m.vib and "theta" or "t") or string.format("first order, dim = %d: y' = f(%s, y)", mf.dim, m.vib and "theta" or "t"),
-        mf.how == "c" and "C" or "Lua", m.lib_path and (" (compiled: " .. m.lib_path .. ")") or ""))
+    local form
+    if mf.vmi then
+      form = string.format("mechanical split (vmi), ns + nf = %d positions (y = (q, p), dim %d)", mf.npos, mf.dim)
+    elseif mf.nq > 0 then
+      form = string.format("second order, nq = %d (y = (q, v), dim %d): q'' = a(%s, q)", mf.nq, mf.dim, m.vib and "theta" or "t")
+    else
+      form = string.format("first order, dim = %d: y' = f(%s, y)", mf.dim, m.vib and "theta" or "t")
+    end
+    out(string.format("  form: %s; %s functions%s", form, mf.how == "c" and "C" or "Lua",
+                      m.lib_path and (" (compiled: " .. m.lib_path .. ")") or ""))
     local vals = {}
     for _, p in ipairs(spec.params) do vals[#vals + 1] = string.format("%s=%s", p, string.format("%.6g", mf.values[p] or 0)) end
     out("  parameters: " .. table.concat(vals, " "))
-    if mf.nq > 0 then
+    if mf.npos > 0 then
       local q, v = {}, {}
-      for i = 1, mf.nq do q[i], v[i] = mf.y0[i], mf.y0[mf.nq + i] end
-      out(string.format("  initial state: q0 = (%s), v0 = (%s); T = %.6g", fmt_list(q), fmt_list(v), mf.T))
+      for i = 1, mf.npos do q[i], v[i] = mf.y0[i], mf.y0[mf.npos + i] end
+      out(string.format("  initial state: q0 = (%s), %s = (%s); T = %.6g", fmt_list(q), mf.vmi and "p0" or "v0", fmt_list(v), mf.T))
     else
       out(string.format("  initial state: y0 = (%s); T = %.6g", fmt_list(mf.y0), mf.T))
     end
-    local parts = { mf.nq > 0 and "accel" or "rhs" }
-    local fns = spec[mf.how] or {}
-    for _, k in ipairs { "reconstruct", "averaged" } do if fns[k] then parts[#parts + 1] = k end end
-    if m.vib then parts[#parts + 1] = "fast phase (omega)" end
-    if spec.even_in_theta then parts[#parts + 1] = "even_in_theta" end
-    for _, k in ipairs { "flows", "constraints", "slow", "vmi", "invariants" } do
-      if spec[k] ~= nil then parts[#parts + 1] = k end
-    end
-    out("  parts: " .. table.concat(parts, ", "))
+    out("parts:")
+    for _, l in ipairs(parts_lines(mf, m, spec)) do out("  " .. l) end
+    out("derivatives:")
+    local dl
+    dl, disagree = derivative_lines(mf, m)
+    for _, l in ipairs(dl) do out("  " .. l) end
     -- checks of the functions at the initial state
     out("checks at the initial state:")
+    local force = mf.vmi and "field" or (mf.nq > 0 and "accel" or "rhs")
     local f = eval_force(kz, m.sys, mf.dim, mf.y0, 0)
     local off = mf.nq > 0 and mf.nq or 0
     local fa = {}
     for i = off + 1, mf.dim do fa[#fa + 1] = f[i] end
-    if not all_finite(f) then error(string.format("the %s at y0, t = 0 is not finite: (%s)", parts[1], fmt_list(fa)), 0) end
-    out(string.format("  %s at y0, t = 0: (%s): finite", parts[1], fmt_list(fa)))
+    if not all_finite(f) then error(string.format("the %s at y0, t = 0 is not finite: (%s)", force, fmt_list(fa)), 0) end
+    out(string.format("  %s at y0, t = 0: (%s): finite", force, fmt_list(fa)))
     if spec.c and spec.lua then
       local other = mf.how == "c" and "lua" or "c"
       local okt, twin = pcall(MF.load, path, o.kv, { how = other })
@@ -230,8 +336,18 @@ function M.check(argv)
           local a, b = eval_force(kz, m.sys, mf.dim, mf.y0, t), eval_force(kz, twin.model.sys, mf.dim, mf.y0, t)
           for i = 1, mf.dim do dmax, scale = math.max(dmax, math.abs(a[i] - b[i])), math.max(scale, math.abs(a[i])) end
         end
-        out(string.format("  the C and Lua functions at three phases: largest difference %.2g (of %.2g)%s", dmax, scale,
-                          dmax <= 1e-12 * math.max(1, scale) and ": they agree" or ": THEY DIFFER"))
+        -- a derivative one side gives and the other forms (central differences, ~4e-11 relative)
+        -- enters a vmi model's field: agreement to 1e-8 relative then, else to round-off
+        local formed = {}
+        for _, mm in ipairs { m, twin.model } do
+          for _, d in ipairs(mm.derivatives or {}) do formed[d.part] = (formed[d.part] or 0) + (d.how == "given" and 0 or 1) end
+        end
+        local mixed = false
+        for _, n in pairs(formed) do mixed = mixed or n == 1 end
+        local tol = (mixed and mf.vmi) and 1e-8 or 1e-12
+        out(string.format("  the C and Lua functions at three phases: largest difference %.2g (of %.2g)%s%s", dmax, scale,
+                          dmax <= tol * math.max(1, scale) and ": they agree" or ": THEY DIFFER",
+                          tol > 1e-12 and " (to 1e-8 relative: one side forms derivatives by central differences)" or ""))
       else
         out("  the " .. other .. " twin does not load: " .. tostring(twin))
       end
@@ -247,7 +363,7 @@ function M.check(argv)
       if not all_finite(t) then error(string.format("reconstruct at theta0 + 1, Y = y0 is not finite: (%s)", fmt_list(t)), 0) end
       out(string.format("  reconstruct at theta0 + 1 from Y = y0: y = (%s): finite", fmt_list(t)))
     end
-    if m.averaged_force and m.vib and mf.nq > 0 then
+    if m.averaged_force and m.vib and mf.nq > 0 and not m.con then
       local hmm = require "hmm"
       local Y = {}
       for i = 1, mf.dim do Y[i] = mf.y0[i] end
@@ -265,26 +381,55 @@ function M.check(argv)
     local sc = MF.scales(mf)
     out("time scales:")
     out(string.format("  fast: period = %.6g (%s)", sc.period, sc.period_source))
-    out(string.format("  slow: tau = %.6g%s (half the range of the slow state over its largest rate of change, from RK4 at " ..
-                      "whole periods over %d periods = %.6g)", sc.tau, sc.tau_bound and " or more (nothing moved)" or "", sc.K, sc.window))
+    out(string.format("  slow: tau = %.6g%s (half the range of the slow state over its largest rate of change, from %s at " ..
+                      "whole periods over %d periods = %.6g)", sc.tau, sc.tau_bound and " or more (nothing moved)" or "",
+                      sc.stepper == "herk3" and "HERK3 (the constraints kept)" or "RK4", sc.K, sc.window))
     if sc.avg_omega then
       out(string.format("  averaged equation at q0: slow angular frequency %.6g (1/Omega = %.6g)", sc.avg_omega, 1 / sc.avg_omega))
     end
     out(string.format("  separation: tau/period = %.3g", sc.tau / sc.period))
-    -- methods
-    local ctx = { mf = mf, model = m, sys = m.sys, y0 = mf.y0, T = sc.window, K = sc.K, period = sc.period, tau = sc.tau }
-    local tab, src = AU.applicability(mf, ctx)
-    out("methods (" .. src .. "):")
-    for _, r in ipairs(tab) do
-      out(string.format("  %-3s %-34s %s", r.ok and "yes" or "no", r.method, r.why or ""))
+    -- methods: lib/lua/capability.lua's table, by family
+    out("methods (lib/lua/capability.lua: yes, or why not), by family:")
+    local rows, fams, byfam = cap.table(m), {}, {}
+    for _, r in ipairs(rows) do
+      if not byfam[r.family] then byfam[r.family] = {}; fams[#fams + 1] = r.family end
+      local t = byfam[r.family]
+      t[#t + 1] = r
     end
-    if src ~= "the atlas's catalogue" then
-      local names = {}
-      for _, mm in ipairs(AU.catalogue(ctx, { quick = true })) do names[#names + 1] = mm.name end
-      out("kapitza atlas runs: " .. table.concat(names, ", "))
+    local w = 0
+    for _, r in ipairs(rows) do w = math.max(w, #r.method) end
+    for _, fam in ipairs(fams) do
+      out("  " .. fam .. ":")
+      for _, r in ipairs(byfam[fam]) do
+        out(string.format("    %-3s %-" .. w .. "s  %s", r.ok and "yes" or "no", r.method, r.ok and r.label or r.why))
+      end
+    end
+    -- what the atlas runs (the names `kapitza solve method=` takes)
+    local ctx = AU.setup(mf, { reference = false })
+    ctx.tau = sc.tau
+    local names = {}
+    local methods, na = AU.catalogue(ctx, { quick = false })
+    for _, mm in ipairs(methods) do names[#names + 1] = mm.name end
+    out("kapitza atlas runs: " .. table.concat(names, ", "))
+    -- what it leaves out for reasons of its own (capability's are above), grouped by reason
+    local reasons, byreason = {}, {}
+    for _, n in ipairs(na) do
+      if not n.reason:match("^the model ") then
+        if not byreason[n.reason] then byreason[n.reason] = {}; reasons[#reasons + 1] = n.reason end
+        local t = byreason[n.reason]
+        t[#t + 1] = n.name
+      end
+    end
+    for _, r in ipairs(reasons) do out(string.format("  not run: %s: %s", table.concat(byreason[r], ", "), r)) end
+    local missing = AU.not_in_atlas(ctx)
+    if #missing > 0 then
+      local t = {}
+      for _, r in ipairs(missing) do t[#t + 1] = r.method end
+      out("not in the atlas yet: " .. table.concat(t, ", ") .. " (they apply; run them through the Lua API)")
     end
   end)
   if not ok then die("check", e, 1) end
+  if disagree then die("check", disagree, 1) end
 end
 
 ---------------------------------------------------------------------------------------------------
@@ -299,8 +444,8 @@ function M.solve(argv)
   local method = take("solve", o.kv, { method = true }).method
   if not method then die("solve", "give method=NAME (method=list lists them)") end
   -- the method's knobs are known once the catalogue is built: take every knob name of any method
-  local knobs = { N = true, n = true, tol = true }
-  local kn, rest = take("solve", o.kv, { method = true, N = true, n = true, tol = true })
+  local knobs = { N = true, n = true, p = true, tol = true }
+  local kn, rest = take("solve", o.kv, { method = true, N = true, n = true, p = true, tol = true })
   local mf = load_model("solve", path, rest, o.flags["--lua"], knobs)
   local AU = require "atlas_user"
   local S = require "scenario"
@@ -308,7 +453,7 @@ function M.solve(argv)
   if not okc then die("solve", ctx, 1) end
   local methods = AU.catalogue(ctx, {})
   if method == "list" then
-    for _, m in ipairs(methods) do out(string.format("%-18s %-8s knobs %s", m.name, m.family, m.knob)) end
+    for _, m in ipairs(methods) do out(string.format("%-20s %-8s knobs %s", m.name, m.family, m.knob)) end
     return
   end
   local mm
@@ -347,8 +492,8 @@ function M.solve(argv)
   out(string.format("  %s(T) = (%s)", #y == mf.dim and "y" or (mf.nq > 0 and "q" or "y"), fmt_list(y, "%.17g")))
   out(string.format("  evaluations %d, micro steps %d, CPU seconds %.3g", c.force_evals or 0, c.micro_steps or 0, secs))
   if o.flags["--error"] then
-    out(string.format("  error %.3g against the reference (RK4 with %d and %d steps per period, Richardson; its own error ~%.1e)",
-                      err, ctx.refm, 2 * ctx.refm, ctx.ref_est))
+    out(string.format("  error %.3g against the reference (%s with %d and %d steps per period, Richardson; its own error ~%.1e)",
+                      err, ctx.ref_what, ctx.refm, 2 * ctx.refm, ctx.ref_est))
   end
 end
 

@@ -58,6 +58,47 @@ function M.richardson(s, y0, L, nout, m, stepper, order)
   return states, est, ests
 end
 
+--- Refuse (sc:fail, exit 2, before anything runs) a list parameter whose items repeat (a fitted
+-- slope over a repeated abscissa is 0/0); with o.count, one with fewer items; with o.even, an odd
+-- item; with o.increasing, items out of increasing order.
+function M.check_list(sc, P, key, o)
+  o = o or {}
+  local list, seen = P[key], {}
+  if o.count and #list < o.count then
+    sc:fail(string.format("parameter '%s': %d or more values are needed, got %d", key, o.count, #list))
+  end
+  for i, v in ipairs(list) do
+    if seen[v] then sc:fail(string.format("parameter '%s': %s is given twice", key, tostring(v))) end
+    seen[v] = true
+    if o.even and v % 2 ~= 0 then sc:fail(string.format("parameter '%s': %s is odd (each must be even)", key, tostring(v))) end
+    if o.increasing and i > 1 and not (v > list[i - 1]) then
+      sc:fail(string.format("parameter '%s': the values must increase (%s after %s)", key, tostring(v), tostring(list[i - 1])))
+    end
+  end
+end
+
+--- The most grid points (rows of a trajectory kept in memory as Lua columns and a C buffer) a
+-- scenario stores: 10^7 rows of 6 numbers are about 1 GB. The papers' runs store at most 10^5.
+M.max_points = 1e7
+
+--- Refuse (sc:fail, exit 2, before anything runs) a run that would store n grid points; `what`
+-- names the keys and the ratio, e.g. "parameters 'T', 'h': T/h".
+function M.check_points(sc, n, what)
+  if not (n <= M.max_points) then
+    sc:fail(string.format("%s = %.3g grid points would be stored (at most %g, about %.0f MB): shorten the span or enlarge the step",
+                          what, n, M.max_points, M.max_points * 6 * 16 / 1e6))
+  end
+end
+
+--- Refuse (sc:fail) a sampling grid t_n = n dt that does not divide T into whole steps, or that
+-- would store too many points; `keys` names them, e.g. "parameters 'T', 'dt'". Returns T/dt.
+function M.check_grid(sc, T, dt, keys)
+  local N = tonumber(kz.C.kz_steps_in(T, dt))
+  if N < 1 then sc:fail(string.format("%s: T = %g is not a whole number of steps %g", keys, T, dt)) end
+  M.check_points(sc, N + 1, keys .. ": T/step")
+  return N
+end
+
 ---------------------------------------------------------------------------------------------------
 -- Error norms
 ---------------------------------------------------------------------------------------------------
@@ -229,15 +270,7 @@ function M.na(reason)
   return { na = reason }
 end
 
-local function same(a, b)
-  if type(a) == "number" and type(b) == "number" then return a == b or math.abs(a - b) <= 1e-12 * math.max(math.abs(a), math.abs(b)) end
-  if type(a) == "table" and type(b) == "table" then
-    if #a ~= #b then return false end
-    for i = 1, #a do if not same(a[i], b[i]) then return false end end
-    return true
-  end
-  return a == b
-end
+local same = S.same
 
 local function show(v)
   local function one(x) return type(x) == "number" and string.format("%.6g", x) or tostring(x) end
@@ -263,13 +296,8 @@ end
 -- repeats a value: a repeated run would write duplicate rows.
 function M.no_repeats(sc, P, keys)
   for _, k in ipairs(keys) do
-    local seen = {}
-    for _, v in ipairs(P[k] or {}) do
-      for _, w in ipairs(seen) do
-        if same(v, w) then sc:fail(string.format("parameter '%s': the value %s is given twice", k, type(v) == "number" and string.format("%.6g", v) or tostring(v))) end
-      end
-      seen[#seen + 1] = v
-    end
+    local r = S.repeated(P[k] or {})
+    if r ~= nil then sc:fail(S.repeat_message(k, r)) end
   end
 end
 
@@ -294,8 +322,17 @@ function Claims:add(key, text, published, measured, holds)
     measured = (measured == "" or measured == "—") and ("n/a: " .. holds.na) or (measured .. " — n/a: " .. holds.na)
   end
   assert(measured ~= "", "Claims:add: claim '" .. tostring(key) .. "' has no evidence")
-  self.rows[#self.rows + 1] = { key = key, text = text, published = tostring(published),
-                                measured = measured, holds = M.verdict(holds) }
+  -- A nan in the measured text (or in a reference value computed by the run) is a quantity the
+  -- run could not define (a slope through zero errors, a ratio of two zeros, a period without
+  -- oscillation): the claim is not measured, and says so instead of printing nan.
+  local nan = "%-?%f[%w][Nn]a[Nn]%f[%W]"
+  local m, u1 = measured:gsub(nan, "undefined")
+  local p, u2 = tostring(published):gsub(nan, "undefined")
+  if u1 + u2 > 0 then
+    m = m .. " (n/a: a measured quantity is undefined: 0/0, a slope through zero errors, or no oscillation to time)"
+    holds = "n/a"
+  end
+  self.rows[#self.rows + 1] = { key = key, text = text, published = p, measured = m, holds = M.verdict(holds) }
   return holds
 end
 

@@ -4,22 +4,24 @@
 -- time scales, the two numbers every ladder of the atlas (lib/experiment/atlas_user.lua) is cut from.
 --
 --   local MF = require "modelfile"
---   local mf = MF.load("examples/forced_pendulum2d.lua", { "omega=1e5", "T=2", "q0=0.3,0.1" })
+--   local mf = MF.load("scenarios/examples/forced_pendulum2d.lua", { "omega=1e5", "T=2", "q0=0.3,0.1" })
 --   -- mf.model (usermodel.model's result), mf.values, mf.y0, mf.T, mf.period, mf.name, mf.spec
 --
--- Fields of the file's spec read here (the rest goes to usermodel.model unchanged):
+-- The fields of the file's spec a run needs (lib/lua/usermodel.lua documents them and resolves them
+-- at the parameter values; this module adds the overrides):
 --   values    { name = number, ... }: a default for every parameter (theta0 may be left out: 0)
 --   q0, v0    initial positions and velocities (second-order form, nq numbers each; v0 defaults
---             to zeros), or y0: the whole initial state (dim numbers; either form)
---   T         the default end time
---   period    (optional, kept out of the spec usermodel sees) the fast period of a model that has
---             no parameter 'omega': a number, or a function of the parameter values returning one
---             (e.g. function(p) return p.eps end, or 2*math.pi for a model in the fast time tau)
+--             to zeros; a vmi model: q0 and p0, the momenta), or y0: the whole initial state
+--             (dim numbers; any form); each a list or a function of the parameters
+--   T         the default end time (a number or a function of the parameters)
+--   period    (optional) the fast period of a model that has no parameter 'omega': a number, a
+--             parameter name, or a function of the parameters returning one (e.g.
+--             function(p) return p.eps end, or 2*math.pi for a model in the fast time tau)
 -- The fast period is named one way throughout: period = 2 pi / omega for a fast-forced model (a
 -- parameter 'omega': the phase is theta = omega t + theta0), else the spec's `period` (where a
 -- paper writes eps for it), else estimated (see M.scales).
 --
--- Overrides, strictly: a parameter name, T, q0, v0 or y0 (comma lists); numbers as scenarios take
+-- Overrides, strictly: a parameter name, T, q0, v0 (p0) or y0 (comma lists); numbers as scenarios take
 -- them (1e4, 1/160, 2*pi). An unknown key, an unreadable number, a list of the wrong length, a key
 -- given twice: a one-line error naming the key.
 local kz = require "kapitza"
@@ -28,9 +30,6 @@ local S = require "scenario"
 local E = require "experiment"
 
 local M = {}
-
--- the fields this module takes out of the spec before usermodel sees it
-local OWN = { period = true }
 
 local function fail(path, msg) error(string.format("model %s: %s", path, msg), 0) end
 
@@ -68,19 +67,6 @@ local function numbers(path, k, s, n)
   return t
 end
 
--- A list from the file (q0 = { ... } or a number for one component).
-local function file_list(path, k, v, n)
-  if type(v) == "number" then v = { v } end
-  if type(v) ~= "table" then fail(path, string.format("%s must be a list of %d numbers", k, n)) end
-  if #v ~= n then fail(path, string.format("%s has %d values, the model needs %d", k, #v, n)) end
-  local t = {}
-  for i = 1, n do
-    if not finite(v[i]) then fail(path, string.format("%s[%d] must be a finite number (got %s)", k, i, tostring(v[i]))) end
-    t[i] = v[i]
-  end
-  return t
-end
-
 --- Split "key=value" strings (or a table key -> string) into a table; a malformed entry or a key
 -- given twice is an error.
 function M.parse_overrides(path, list)
@@ -103,8 +89,11 @@ end
 
 --- Load the model file at `path` with overrides (a list of "key=value" strings, or a table key ->
 -- value string); o.how = "c" | "lua" chooses the functions (default: C when the spec has them).
--- Returns { path, name, spec, model, values, y0, T, nq, dim, period, period_source, overrides,
--- how }.
+-- The file's data (values, q0/v0/p0 or y0, T, period: numbers, or functions of the parameters,
+-- lib/lua/usermodel.lua) are resolved by the model at the overridden parameter values; then the
+-- state and T overrides apply. Returns { path, name, spec, model, values, y0, T, nq, dim, npos
+-- (the positions measured: nq, or ns + nf for a vmi model; 0 for the first-order form), period,
+-- period_source, overrides, how }.
 function M.load(path, overrides, o)
   o = o or {}
   local spec = M.spec(path)
@@ -112,14 +101,18 @@ function M.load(path, overrides, o)
   if type(spec.params) ~= "table" then fail(path, "params must list the parameter names") end
   local isparam = {}
   for _, p in ipairs(spec.params) do isparam[p] = true end
+  local vmi = type(spec.vmi) == "table" and type(spec.vmi.ns) == "number" and type(spec.vmi.nf) == "number"
   local nq = type(spec.nq) == "number" and spec.nq or 0
-  local dim = nq > 0 and 2 * nq or spec.dim
-  if type(dim) ~= "number" then fail(path, "give nq (second-order form) or dim (first-order form)") end
+  local npos = vmi and spec.vmi.ns + spec.vmi.nf or nq
+  local dim = npos > 0 and 2 * npos or spec.dim
+  if type(dim) ~= "number" then fail(path, "give nq (second-order form), dim (first-order form) or vmi = { ns = ..., nf = ... }") end
+  local vkey = vmi and "p0" or "v0" -- a vmi model's state holds momenta
   -- the keys an override may name
+  local state_keys = npos > 0 and ("q0, " .. vkey .. " or y0") or "y0"
   for _, k in ipairs(order) do
-    if not (isparam[k] or k == "T" or k == "y0" or (nq > 0 and (k == "q0" or k == "v0"))) then
+    if not (isparam[k] or k == "T" or k == "y0" or (npos > 0 and (k == "q0" or k == vkey))) then
       fail(path, string.format("unknown key '%s' (the model '%s' takes %s, T, %s)", k, spec.name,
-                               table.concat(spec.params, ", "), nq > 0 and "q0, v0 or y0" or "y0"))
+                               table.concat(spec.params, ", "), state_keys))
     end
   end
   -- parameter values: the file's, then the overrides
@@ -138,59 +131,47 @@ function M.load(path, overrides, o)
       fail(path, string.format("parameter '%s' has no value: give it in values = { ... } or as %s=...", p, p))
     end
   end
-  -- the initial state: the file's (y0, or q0 and v0), then the overrides
-  if ov.y0 and (ov.q0 or ov.v0) then fail(path, "give y0 or q0/v0, not both") end
-  if spec.y0 ~= nil and (spec.q0 ~= nil or spec.v0 ~= nil) then fail(path, "the file gives y0 and q0/v0: keep one") end
-  if nq == 0 and (spec.q0 ~= nil or spec.v0 ~= nil) then fail(path, "q0/v0 belong to the second-order form (nq); give y0") end
-  local y0
-  if ov.y0 then
-    y0 = numbers(path, "y0", ov.y0, dim)
-  else
-    if spec.y0 ~= nil then
-      y0 = file_list(path, "y0", spec.y0, dim)
-    elseif spec.q0 ~= nil then
-      local q = file_list(path, "q0", spec.q0, nq)
-      local v = spec.v0 ~= nil and file_list(path, "v0", spec.v0, nq) or nil
-      y0 = {}
-      for i = 1, nq do y0[i], y0[nq + i] = q[i], v and v[i] or 0 end
-    elseif ov.q0 then
-      y0 = {}
-      for i = 1, dim do y0[i] = 0 end
-    else
-      fail(path, string.format("no initial state: give %s in the file or as key=value", nq > 0 and "q0 (and v0) or y0" or "y0"))
-    end
-    if ov.q0 then local q = numbers(path, "q0", ov.q0, nq); for i = 1, nq do y0[i] = q[i] end end
-    if ov.v0 then local v = numbers(path, "v0", ov.v0, nq); for i = 1, nq do y0[nq + i] = v[i] end end
-  end
-  -- the end time
-  local T = ov.T and numbers(path, "T", ov.T, 1)[1] or spec.T
-  if T == nil then fail(path, "no end time: give T in the file or T=...") end
-  if not finite(T) or T <= 0 then fail(path, string.format("T must be a finite number > 0 (got %s)", tostring(T))) end
-  -- the model itself (usermodel's spec: the file's, without this module's own fields)
-  local uspec = {}
-  for k, v in pairs(spec) do if not OWN[k] then uspec[k] = v end end
+  -- the overrides of the state and of T, read before anything is built
+  if ov.y0 and (ov.q0 or ov[vkey]) then fail(path, string.format("give y0 or q0/%s, not both", vkey)) end
+  local oy = ov.y0 and numbers(path, "y0", ov.y0, dim)
+  local oq = ov.q0 and numbers(path, "q0", ov.q0, npos)
+  local ov0 = ov[vkey] and numbers(path, vkey, ov[vkey], npos)
+  local oT = ov.T and numbers(path, "T", ov.T, 1)[1]
+  if oT and not (finite(oT) and oT > 0) then fail(path, string.format("T must be a finite number > 0 (got %s)", tostring(oT))) end
+  -- the model itself, with the file's data resolved at these values
   local how = o.how or (spec.c ~= nil and "c" or "lua")
   if how == "c" and spec.c == nil then fail(path, "the model has no C functions (spec.c); use the Lua ones") end
   if how == "lua" and spec.lua == nil then fail(path, "the model has no Lua functions (spec.lua); use the C ones") end
-  local ok, model = pcall(um.model, uspec, values, how)
+  local ok, model = pcall(um.model, spec, values, how)
   if not ok then error(tostring(model):gsub("\n.*", ""), 0) end
+  -- the initial state: the file's (model.y0), then the overrides
+  local y0
+  if oy then
+    y0 = oy
+  else
+    y0 = {}
+    if model.y0 then for i = 1, dim do y0[i] = model.y0[i] end
+    elseif oq then for i = 1, dim do y0[i] = 0 end
+    else fail(path, string.format("no initial state: give %s in the file or as key=value", state_keys)) end
+    if oq then for i = 1, npos do y0[i] = oq[i] end end
+    if ov0 then for i = 1, npos do y0[npos + i] = ov0[i] end end
+  end
+  for i = 1, dim do
+    if not finite(y0[i]) then fail(path, string.format("the initial state's component %d is not a finite number (%s)", i, tostring(y0[i]))) end
+  end
+  -- the end time
+  local T = oT or model.T
+  if T == nil then fail(path, "no end time: give T in the file or T=...") end
   local mf = { path = path, name = spec.name, spec = spec, model = model, values = values, y0 = y0, T = T,
-               nq = nq, dim = dim, how = how, overrides = {} }
+               nq = nq, npos = npos, dim = dim, how = how, overrides = {}, vmi = vmi or nil }
   for _, k in ipairs(order) do
     mf.overrides[#mf.overrides + 1] = k .. "=" .. (type(ov[k]) == "number" and string.format("%.17g", ov[k]) or ov[k])
   end
   -- the fast period
   if model.omega then
     mf.period, mf.period_source = 2 * math.pi / model.omega, string.format("2 pi/omega, omega = %.6g", model.omega)
-  elseif spec.period ~= nil then
-    local p = spec.period
-    if type(p) == "function" then
-      local okp, v = pcall(p, values)
-      if not okp then fail(path, "period(values) raised an error: " .. tostring(v):gsub("\n.*", "")) end
-      p = v
-    end
-    if not finite(p) or p <= 0 then fail(path, "period must be a number > 0 (or a function of the values returning one)") end
-    mf.period, mf.period_source = p, "the model's period"
+  elseif model.period then
+    mf.period, mf.period_source = model.period, "the model's period"
   end
   return mf
 end
@@ -246,19 +227,40 @@ local function spectral_radius(J)
 end
 
 --- The fast period when the model names none (no omega, no period): 2 pi over the fastest
--- natural frequency at y0, sqrt of the spectral radius of da/dq (first-order form: 2 pi over the
--- spectral radius of df/dy), by central differences and power iteration; nil when the force does
--- not depend on the state there. An estimate: the atlas measures, this only cuts its ladders.
+-- natural frequency at y0, sqrt of the spectral radius of da/dq; in first-order form (a vmi
+-- model's Hamiltonian equations too) the square root of the spectral radius of (df/dy)^2, whose
+-- eigenvalues -omega^2 of an oscillation +-i omega are real, where power iteration on df/dy
+-- itself would not converge; by central differences and power iteration; nil when the force
+-- does not depend on the state there. An estimate: the atlas measures, this only cuts its ladders.
 function M.estimate_period(mf)
-  local rho = spectral_radius(jacobian(mf))
+  local J = jacobian(mf)
+  if mf.nq == 0 then
+    local n, J2 = #J, {}
+    for i = 1, n do
+      J2[i] = {}
+      for j = 1, n do
+        local s = 0
+        for k = 1, n do s = s + J[i][k] * J[k][j] end
+        J2[i][j] = s
+      end
+    end
+    J = J2
+  end
+  local rho = spectral_radius(J)
   if not (rho > 0) or rho ~= rho then return nil end
-  local w = mf.nq > 0 and math.sqrt(rho) or rho
-  return 2 * math.pi / w
+  return 2 * math.pi / math.sqrt(rho)
 end
 
---- The positions (second-order form) or the state (first-order) of y.
+--- The number of components the atlas measures: the positions (nq, or ns + nf of a vmi model),
+-- or the whole state of a first-order model.
+function M.measured(mf)
+  local n = mf.npos or mf.nq
+  return n > 0 and n or mf.dim
+end
+
+--- The positions (second-order form, vmi) or the state (first-order) of y.
 function M.slow_part(mf, y)
-  local n, t = mf.nq > 0 and mf.nq or mf.dim, {}
+  local n, t = M.measured(mf), {}
   for i = 1, n do t[i] = y[i] end
   return t
 end
@@ -269,7 +271,7 @@ end
 -- frequency Omega, half the run for a steady drift); the smallest over the components that
 -- move. nil when nothing moves.
 function M.slow_scale(mf, states, dt)
-  local n = mf.nq > 0 and mf.nq or mf.dim
+  local n = M.measured(mf)
   local best
   for i = 1, n do
     local lo, hi, rate = math.huge, -math.huge, 0
@@ -311,7 +313,7 @@ function M.averaged_frequency(mf)
 end
 
 --- The model's time scales from a short reference run: the fast period (mf.period, or estimated)
--- and the slow scale (M.slow_scale of RK4 states at whole fast periods, m steps per period, over
+-- and the slow scale (M.slow_scale of RK4 states -- HERK3 on a constrained model -- at whole fast periods, m steps per period, over
 -- min(T, o.max_periods periods), default 4096). Returns { period, period_source, K (periods run),
 -- window (their length), tau (the slow scale, capped at the window; tau_bound = true when
 -- nothing moved within it), avg_omega (the averaged equation's, or nil), evals }.
@@ -325,7 +327,9 @@ function M.scales(mf, o)
   end
   local K = math.max(1, math.min(o.max_periods or 4096, math.floor(mf.T / period + 0.5)))
   local m = o.m or 32
-  local out, c = kz.trajectory(mf.model.sys, "rk4", 0, period / m, m, K, mf.y0)
+  -- a constrained model's reference keeps its constraints (HERK3: RK4 would ignore them)
+  local stepper = mf.model.con ~= nil and "herk3" or "rk4"
+  local out, c = kz.trajectory(mf.model.sys, stepper, 0, period / m, m, K, mf.y0)
   local states = {}
   for k = 0, K do
     local y = {}
@@ -336,7 +340,7 @@ function M.scales(mf, o)
   local tau = M.slow_scale(mf, states, period)
   local bound = tau == nil or tau > window
   if bound then tau = window end
-  return { period = period, period_source = src, K = K, window = window, tau = tau, tau_bound = bound,
+  return { period = period, period_source = src, K = K, window = window, tau = tau, tau_bound = bound, stepper = stepper,
            avg_omega = M.averaged_frequency(mf), evals = c.force_evals, final = states[K + 1] }
 end
 

@@ -11,15 +11,15 @@
 --   local P = sc:parse(arg)          -- P.omega, P.H, P.l ... ; P.out, P.quick
 --   sc:write_tsv("tables/cs-table2.2.tsv", {"H", "omega"}, rows)
 --
--- Command line: [--out DIR] [--quick] [--force] [--help] [key=value ...]. A list parameter (its
--- default is a table) takes comma-separated values; numbers are read strictly (see M.number):
--- 0.2, 1e5, 1/160, 2^-10, pi/4, and inf only for a key whose default is infinite. Bad input never
--- reaches a traceback: an unknown key, an unparsable, empty, duplicated or out-of-range value, an
--- --out that cannot be written, a KZ_MAX_WORK that is not a positive number, or a run whose
--- estimated work (spec.work, lib/experiment/work.lua) is beyond KZ_MAX_WORK (--force overrides) is a
--- one-line message naming the key and what is allowed, exit status 2, before anything is
--- computed. The rest of the script then runs protected (see M:parse): every file goes to a
--- staging folder DIR/.kz-stage-<id>-<pid> and is moved into place only when the whole run
+-- Command line: [--out DIR] [--quick] [--force] [--help] [--params] [key=value ...]. A list
+-- parameter (its default is a table) takes comma-separated values; numbers are read strictly (see
+-- M.number): 0.2, 1e5, 1/160, 2^-10, pi/4, and inf only for a key whose default is infinite. Bad
+-- input never reaches a traceback: an unknown key, an unparsable, empty, duplicated or out-of-range
+-- value, a list that repeats a value, an --out that cannot be written, a KZ_MAX_WORK that is not a
+-- positive number, or a run whose estimated work (spec.work, lib/experiment/work.lua) is beyond KZ_MAX_WORK
+-- (--force overrides) is a one-line message naming the key and what is allowed, exit status 2,
+-- before anything is computed. The rest of the script then runs protected (see M:parse): every file
+-- goes to a staging folder DIR/.kz-stage-<id>-<pid> and is moved into place only when the whole run
 -- succeeded (under a lock on DIR, so concurrent runs never mix), after which this scenario's old
 -- files that the run did not write again are removed; an error raised anywhere (a C status, a Lua
 -- error, a full disk) becomes one line "<id>: <message>" (KZ_DEBUG=1 adds the traceback), exit
@@ -212,6 +212,55 @@ function M:usage()
   return table.concat(out, "\n")
 end
 
+--- The parameters, machine-readable (--params; for generated tests and tools): a header line,
+-- then per parameter its key, whether it is a list (1/0), whether an optional list may be
+-- emptied by 'key=' (1/0), whether its values are whole numbers (1/0), its range (min, max:
+-- empty when none; a positive key without a min has min 0), its default and its --quick value
+-- (empty when --quick keeps the default), values comma-separated as key=value takes them back
+-- (M.fmt: %.17g).
+function M:params_tsv()
+  local function show(v)
+    if v == nil then return "" end
+    local t = {}
+    for i, x in ipairs(type(v) == "table" and v or { v }) do t[i] = M.fmt(x) end
+    return table.concat(t, ",")
+  end
+  local out = { "key\tlist\toptional\tinteger\tmin\tmax\tdefault\tquick" }
+  for _, p in ipairs(self.params) do
+    out[#out + 1] = table.concat({ p[1], type(p[2]) == "table" and 1 or 0, p.optional and 1 or 0, p.integer and 1 or 0,
+                                   show(p.min or (p.positive and 0 or nil)), show(p.max), show(p[2]),
+                                   show(self.quick[p[1]]) }, "\t")
+  end
+  return table.concat(out, "\n") .. "\n"
+end
+
+--- Are two parameter values the same: numbers equal to 1e-12 relative (1/10 and 0.1), lists
+-- item by item, anything else by ==.
+function M.same(a, b)
+  if type(a) == "number" and type(b) == "number" then return a == b or math.abs(a - b) <= 1e-12 * math.max(math.abs(a), math.abs(b)) end
+  if type(a) == "table" and type(b) == "table" then
+    if #a ~= #b then return false end
+    for i = 1, #a do if not M.same(a[i], b[i]) then return false end end
+    return true
+  end
+  return a == b
+end
+
+--- The first value of a list that repeats an earlier one (M.same), or nil.
+function M.repeated(list)
+  for i = 2, #list do
+    for j = 1, i - 1 do
+      if M.same(list[i], list[j]) then return list[i] end
+    end
+  end
+end
+
+--- The message refusing a list parameter that repeats a value (a repeated run would write
+-- duplicate rows and fit slopes through coincident points).
+function M.repeat_message(key, v)
+  return string.format("parameter '%s': the value %s is given twice", key, type(v) == "number" and string.format("%.6g", v) or tostring(v))
+end
+
 local function convert(sc, p, raw)
   local d = p[2]
   local function one(s)
@@ -254,6 +303,8 @@ local function convert(sc, p, raw)
       if item == "" then die(sc.id, string.format("parameter '%s': empty list item in '%s'", p[1], raw)) end
       t[#t + 1] = one(item)
     end
+    local r = M.repeated(t)
+    if r ~= nil then die(sc.id, M.repeat_message(p[1], r)) end
     return t
   end
   return one(raw)
@@ -268,7 +319,11 @@ function M:fail(msg) die(self.id, msg) end
 local function report(id, err)
   local msg = type(err) == "table" and err.msg or err
   msg = tostring(msg):gsub("\n.*", "")
+  -- a failure the library reports (a C status through the binding, "kz_...: ...", or a method
+  -- binding's own one-line refusal, "vmi.run: ...", "hmm.run: ...") is the run's answer to its
+  -- parameters: exit 2 without the Lua position; anything else is a bug, exit 1
   local lib = msg:match("^[^:]*:%d+: (kz_.*)$") or msg:match("^(kz_.*)$")
+              or msg:match("^[^:]*/lib/[%w_]+%.lua:%d+: ([%w_]+%.[%w_]+: .*)$")
   io.stderr:write(string.format("%s: %s\n", id, lib or msg))
   if os.getenv("KZ_DEBUG") and type(err) == "table" then io.stderr:write(err.tb, "\n") end
   return lib and 2 or 1
@@ -323,6 +378,9 @@ function M:parse(argv)
     if a == "--help" or a == "-h" then
       io.stdout:write(self:usage(), "\n")
       os.exit(0)
+    elseif a == "--params" then
+      io.stdout:write(self:params_tsv())
+      os.exit(0)
     elseif a == "--quick" then
       P.quick = true
     elseif a == "--force" then
@@ -366,8 +424,12 @@ function M:parse(argv)
     local n, what = self.work(P)
     assert(type(n) == "number", self.id .. ": the work estimate is not a number")
     if not (n <= limit) and not P.force then
+      -- name the keys this run sets: among them is what to reduce
+      local keys = {}
+      for _, p in ipairs(self.params) do if given[p[1]] ~= nil then keys[#keys + 1] = "'" .. p[1] .. "'" end end
       die(self.id, string.format("the run would take about %.2g %s (limit %.2g, KZ_MAX_WORK; about %.2g min at 20 ns each): " ..
-        "reduce the parameters, or pass --force", n, what or "force evaluations", limit, n * 20e-9 / 60))
+        "reduce %s, or pass --force", n, what or "force evaluations", limit, n * 20e-9 / 60,
+        #keys > 0 and ("the parameters given (" .. table.concat(keys, ", ") .. ")") or "the parameters"))
     end
   end
   self:open_stage()

@@ -131,20 +131,34 @@ end
 -- and eta/2 is a whole number of micro-steps. A bad combination ends the scenario with a one-line
 -- message (exit status 2).
 function M.check_grid(sc, P, Hs)
+  -- Sec. 4: the vibration holds the pendulum upright only for 8 pi^2 g l < 1 (V(x) = g cos x +
+  -- sin^2 x/(16 pi^2 l) has its minimum at 0); beyond, it falls and the angles grow without bound
+  if not (8 * math.pi * math.pi * P.g * P.l < 1) then
+    sc:fail(string.format("parameters 'g', 'l': 8 pi^2 g l = %.4g >= 1: the vibration no longer holds the pendulum upright (Sec. 4)",
+                          8 * math.pi * math.pi * P.g * P.l))
+  end
+  -- at an equilibrium of (3.2) nothing moves: every error is 0 and no order can be measured
+  if math.sin(P.Theta0) == 0 and P.Omega0 == 0 then
+    sc:fail(string.format("parameters 'Theta0', 'Omega0': (%g, 0) is an equilibrium of the averaged equation (3.2): nothing moves, " ..
+                          "every error is 0 and no order can be measured", P.Theta0))
+  end
   for _, H in ipairs(Hs) do
     if tonumber(kz.C.kz_steps_in(P.T, H)) < 1 then
       sc:fail(string.format("parameter 'H': %g does not divide T = %g into whole steps", H, P.T))
     end
+    E.check_points(sc, P.T / H + 1, string.format("parameters 'T', 'H': T/H (H = %g)", H))
+  end
+  local m = 0.5 * P.eta_eps * P.h_per_eps
+  if math.abs(m - math.floor(m + 0.5)) > 1e-9 * m or m < 1 then
+    sc:fail(string.format("parameters 'eta_eps', 'h_per_eps': eta/2 = %g eps is not a whole number of micro-steps h = eps/%g", 0.5 * P.eta_eps, P.h_per_eps))
+  end
+  for _, H in ipairs(Hs) do -- notes only once nothing is refused (a refusal is one line)
     do
       local c = H / P.eps
       if math.abs(c - math.floor(c + 0.5)) > 1e-9 * c then
         io.stderr:write(string.format("%s: note: H = %g is not a multiple of eps; the phase at t_n is not 0 (A9)\n", sc.id, H))
       end
     end
-  end
-  local m = 0.5 * P.eta_eps * P.h_per_eps
-  if math.abs(m - math.floor(m + 0.5)) > 1e-9 * m or m < 1 then
-    sc:fail(string.format("parameters 'eta_eps', 'h_per_eps': eta/2 = %g eps is not a whole number of micro-steps h = eps/%g", 0.5 * P.eta_eps, P.h_per_eps))
   end
 end
 

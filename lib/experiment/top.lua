@@ -38,12 +38,31 @@ function M.model_params(d)
   }, d)
 end
 
+--- The registry steppers that can integrate the top (its time form y' = f(t, y), dimension 6:
+-- those that need only f; kz_step_check decides), in registry order: the choices of a micro key.
+M.micros = {}
+do
+  local sys, r = models.top {}.sys, kz.report()
+  for _, name in ipairs(kz.steppers.names) do
+    if kz.C.kz_step_check(kz.steppers[name], sys, r) == 0 then M.micros[#M.micros + 1] = name end
+  end
+end
+
+--- The HMM-<macro>-<micro> scheme names (FE-rk4, LF-ve, ...): the choices of a scheme list.
+M.schemes = {}
+for _, mac in ipairs(kz.slow_macros.names) do
+  for _, mic in ipairs(M.micros) do M.schemes[#M.schemes + 1] = mac .. "-" .. mic end
+end
+
+--- Refuse a list parameter with repeated items, and the like (experiment.check_list).
+M.check_list = E.check_list
+
 --- Scenario parameters of the slow-variable HMM (Algorithms 3-4), defaults HMM-LF-rk4 with the
 -- notes' readings, overridden by d.
 function M.method_params(d)
   return with_defaults({
     { "macro", "LF", "", "macro scheme: forward Euler or leapfrog x_{n+1} = x_{n-1} + 2 H delta_n", choices = kz.slow_macros.names },
-    { "micro", "rk4", "", "micro-solver (any registry stepper; 've' is Fredbo's (35))", choices = kz.steppers.names },
+    { "micro", "rk4", "", "micro-solver (a registry stepper that needs only f; 've' is Fredbo's (35))", choices = M.micros },
     { "kernel", "exp2", "", "averaging kernel (K^exp(2) of (9) for the top)", choices = kz.kernels.names },
     { "weights", "normalised", "", "trapezoid kernel weights normalised to sum 1, or raw K(j/m)/m", choices = { "normalised", "raw" } },
     { "lsq", "minnorm", "", "least-squares solution of grad xi delta = d/dt xi (A7; basic = MATLAB's J\\b)", choices = kz.lsq_kinds.names },
@@ -56,6 +75,9 @@ end
 --- The top of the scenario's parameters P (plus forcing, amp, nu, avg from o).
 function M.model(P, o)
   o = o or {}
+  if not (P.M * P.g * P.l > 0) and S.current then -- (31): Pi3^ = sqrt(2 M g l I3)
+    S.current:fail(string.format("parameters 'g', 'l': the heavy top needs M g l > 0 (Pi3^ = sqrt(2 M g l I3), (31)); got M g l = %g", P.M * P.g * P.l))
+  end
   return models.top { M = P.M, g = P.g, l = P.l, I1 = P.I1, I2 = P.I2, I3 = P.I3, forcing = o.forcing,
                       amp = o.amp, nu = o.nu, avg = o.avg }
 end
@@ -158,6 +180,9 @@ function M.short(x) return string.format("%.8g", x) end
 --- "x_lo–x_hi" of a list.
 M.range = E.range
 
+--- Refuse a run that would store more grid points than fit in memory (experiment.check_points).
+M.check_points = E.check_points
+
 --- Figures 22-23: the vertically vibrated top (41) against its averaged equation (48). For the
 -- forcing frequency nu and the rod length l: the full top by RK4 (steps <= P.full_h / nu) and the
 -- averaged one for each coefficient (corrected, printed, none; steps <= P.avg_h), sampled every
@@ -165,6 +190,18 @@ M.range = E.range
 -- fine grid; the leading-order reconstruction pi ~ Pi + M A l sin(nu t) (Gamma2, -Gamma1, 0)
 -- checked on the check grid; the oscillation amplitudes max abs(pi - Pi), nu max abs(gamma - Gamma)
 -- on the fine grid; the range of the averaged Gamma3 with (corrected (48)) and without vibration.
+--- Check the grids of Figures 22-23 before anything runs (sc:fail, exit 2): fine_dt divides T,
+-- check_dt and plot_dt are whole multiples of fine_dt, and the fine grid fits in memory.
+function M.vertical_check(sc, P)
+  E.check_grid(sc, P.T, P.fine_dt, "parameters 'T', 'fine_dt'")
+  for _, k in ipairs { "check_dt", "plot_dt" } do
+    local m = P[k] / P.fine_dt
+    if math.abs(m - math.floor(m + 0.5)) > 1e-9 * m or m < 0.5 then
+      sc:fail(string.format("parameters '%s', 'fine_dt': %s = %g is not a whole multiple of fine_dt = %g", k, k, P[k], P.fine_dt))
+    end
+  end
+end
+
 function M.vertical(P, nu, l, fine_dt, check_dt)
   local q = {}
   for k, v in pairs(P) do q[k] = v end

@@ -175,6 +175,9 @@ function M.fpu_exchange(sc, P, measure, specific)
   local m = fpu_measures[measure]
   if not m then error("vmi.fpu_exchange: measure must be 'exchange' or 'return' (got " .. tostring(measure) .. ")", 2) end
   M.check_nodes(sc, math.ceil(P.T / P.dT), M.max_rows, "parameters 'T', 'dT'", "macro nodes T/dT")
+  if math.ceil(P.T / P.dT) < 20 then -- means over [0.95 T, T] and over quarters need nodes in them
+    sc:fail(string.format("parameters 'T', 'dT': T/dT = %d macro steps; the means over the last 5 %% of [0, T] need at least 20", math.ceil(P.T / P.dT)))
+  end
   local model = M.model("FPU", P)
   local l = model.par.l
   local cols = { "t" }

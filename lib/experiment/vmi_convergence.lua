@@ -74,6 +74,10 @@ end
 
 M.error_columns = { "q_mac", "p_mac", "q_mic", "p_mic", "qs", "qf", "ps", "pf" }
 
+--- Is error column col measured at p? The inner micro nodes m = 1..p-1 exist only for p >= 2
+-- (kz_vmi_errors writes 0 for them otherwise, whose slopes would be 0/0).
+function M.measured(p, col) return p >= 2 or (col ~= "q_mic" and col ~= "p_mic") end
+
 --- Tolerances of the convergence claims (slopes): a fitted order within `order` of the claimed
 -- integer (the correct code is within 0.05 of it at every p of Figs. 6.10-6.17); a transition
 -- "from a to b": the largest local slope over the larger-dT half of the range within `start` of a,
@@ -86,6 +90,9 @@ M.tol = { order = 0.1, start = 0.25, finish = 0.15, mid = 0.2 }
 -- three, i.e. two local slopes), the measured value (text) and the rule (text). fit: the number
 -- of smallest dT of the fitted orders (at most the dT given).
 function M.decide(rows, p, c, fit)
+  if not M.measured(p, c.col) or (c.over and not M.measured(p, c.over)) then
+    return "n/a", "not measured (no inner micro nodes at p = 1)", "micro-node errors need p ≥ 2"
+  end
   local ndT = #rows_of(rows, p)
   fit = math.min(fit, ndT)
   if c.kind == "order" then
@@ -159,6 +166,8 @@ end
 --- Check the grid of a convergence scenario before running: every dT must divide T and put every
 -- micro node on the reference grid.
 function M.convergence_check(sc, P)
+  E.check_list(sc, P, "p")
+  E.check_list(sc, P, "dT")
   for _, dT in ipairs(P.dT) do
     if tonumber(C.kz_steps_in(P.T, dT)) < 1 then
       sc:fail(string.format("parameters 'dT', 'T': T = %g is not a whole number of macro steps dT = %g", P.T, dT))
@@ -204,12 +213,17 @@ function M.convergence_scenario(sc, P, problem, scheme, claims, figkind)
     local base = #slopes - (#sel - 1)
     local fit = math.min(P.fit, #sel) -- the fitted order over at most the dT given; none from one dT
     for _, c in ipairs(M.error_columns) do
-      local sl = M.local_slopes(rows, p, c)
-      for i, v in ipairs(sl) do slopes[base + i][c] = v end
-      local start = #sl > 0 and -math.huge or "—"
-      for i = 1, #sl > 0 and math.max(1, math.floor(#sl / 2)) or 0 do start = math.max(start, sl[i]) end
-      fits[#fits + 1] = { p = p, column = c, order = fit >= 2 and M.fit_order(rows, p, c, fit) or "—", start = start,
-                          last = sl[#sl] or "—" }
+      if M.measured(p, c) then
+        local sl = M.local_slopes(rows, p, c)
+        for i, v in ipairs(sl) do slopes[base + i][c] = v end
+        local start = #sl > 0 and -math.huge or "—"
+        for i = 1, #sl > 0 and math.max(1, math.floor(#sl / 2)) or 0 do start = math.max(start, sl[i]) end
+        fits[#fits + 1] = { p = p, column = c, order = fit >= 2 and M.fit_order(rows, p, c, fit) or "—", start = start,
+                            last = sl[#sl] or "—" }
+      else -- "-": not measured (no inner micro nodes)
+        for i = 1, #sel - 1 do slopes[base + i][c] = "-" end
+        fits[#fits + 1] = { p = p, column = c, order = "-", start = "-", last = "-" }
+      end
     end
   end
   local scols = { "p", "dT_hi", "dT_lo" }
@@ -222,17 +236,17 @@ function M.convergence_scenario(sc, P, problem, scheme, claims, figkind)
 
   local cl = E.claims(sc)
   for _, c in ipairs(claims) do
-    local ok, cells, rule, na = true, {}, nil, nil
+    -- decided over the p that can decide it; n/a only when none can (the cells say why)
+    local ok, cells, rule, decided, na = true, {}, nil, 0, nil
     for _, p in ipairs(P.p) do
       local h, txt, r = M.decide(rows, p, c, P.fit)
-      if E.is_na(h) then na = na or h else ok = ok and h end
-      rule = r
+      if E.is_na(h) then na = na or h else ok, rule, decided = ok and h, r, decided + 1 end
+      rule = rule or r
       cells[#cells + 1] = string.format("p = %d: %s", p, txt)
     end
-    ok = na or ok
     cl:add(c[1], c[2], c.published or (c.kind == "order" and ("order " .. c.order) or
            c.kind == "ratio" and "equal" or string.format("%g → %g", c.from, c.to)),
-           table.concat(cells, "; ") .. " (" .. rule .. ")", ok)
+           table.concat(cells, "; ") .. " (" .. rule .. ")", decided == 0 and (na or "n/a") or ok)
   end
   cl:write(nil, sc.id .. "-claims")
   local lo, hi = math.huge, -math.huge

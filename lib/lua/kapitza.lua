@@ -106,12 +106,40 @@ function M.fail(fname, status, r)
     error(string.format("%s: %s%s", fname, pending, where), 0)
   end
   local msg = string.format("%s: %s", fname, ffi.string(C.kz_strerror(status)))
+  -- what failed, for a caller that names the cause in its own terms (e.g. a model's right-hand
+  -- side that is undefined where the solution went): kz.last_failure
+  M.last_failure = { fname = fname, status = status, param = r ~= nil and r.param ~= nil and ffi.string(r.param) or nil,
+                     step = r ~= nil and tonumber(r.fail_step) or -1, time = r ~= nil and r.fail_time or 0 / 0 }
   if r ~= nil then
     if r.param ~= nil then msg = msg .. string.format(" (parameter '%s')", ffi.string(r.param)) end
     if r.fail_step >= 0 then msg = msg .. string.format(" at step %d", tonumber(r.fail_step)) end
     if r.fail_time == r.fail_time then msg = msg .. string.format(" at t = %.17g", r.fail_time) end
   end
-  error(msg, 3)
+  error(msg .. M.changed_keys(), 3)
+end
+
+--- Inside a scenario (lib/experiment/scenario.lua loaded, its command line parsed): "; keys changed from
+-- the defaults: k = v (default d), ..." -- the likely causes of a failure that the defaults do
+-- not have, named as the user typed them; "" otherwise (or when nothing was changed).
+function M.changed_keys()
+  local S = package.loaded.scenario
+  local sc = type(S) == "table" and S.current
+  local P = type(sc) == "table" and sc.P
+  if type(P) ~= "table" or type(sc.params) ~= "table" then return "" end
+  local function str(v)
+    if type(v) ~= "table" then return type(v) == "number" and string.format("%.6g", v) or tostring(v) end
+    local t = {}
+    for i, x in ipairs(v) do t[i] = str(x) end
+    return table.concat(t, ",")
+  end
+  local out = {}
+  for _, p in ipairs(sc.params) do
+    local k, d = p[1], p[2]
+    if P.quick and type(sc.quick) == "table" and sc.quick[k] ~= nil then d = sc.quick[k] end
+    if P[k] ~= nil and str(P[k]) ~= str(d) then out[#out + 1] = string.format("%s = %s (default %s)", k, str(P[k]), str(d)) end
+  end
+  if #out == 0 then return "" end
+  return "; keys changed from the defaults: " .. table.concat(out, ", ")
 end
 
 --- Call C function `fname`; its last argument must be a kz_report. Raises on failure.
@@ -131,9 +159,17 @@ function M.status(fname, ...)
   return C[fname](...)
 end
 
+--- The most numbers one buffer may hold (2^27 doubles, 1 GiB; LuaJIT allocates no cdata of 2 GiB),
+-- and a run that needs more is not one to start.
+M.max_vec = 2^27
+
 --- A double[n] buffer, optionally initialised from a Lua table.
 function M.vec(n, init)
   assert(type(n) == "number" and n >= 0 and n == math.floor(n), "vec: n must be a whole number")
+  if n > M.max_vec then
+    error(string.format("a buffer of %.3g numbers (%.3g GB) was asked for, more than one run can hold (%.3g): " ..
+                        "the span is too long for the step, or a count too large%s", n, n * 8e-9, M.max_vec, M.changed_keys()), 2)
+  end
   if init then
     -- ffi.new copies every element of init: more than n would write past the buffer
     if type(init) == "table" and #init > n then

@@ -9,6 +9,7 @@
 -- the derivatives it gives checked against them.
 local kz = require "kapitza"
 local Dv = require "derivatives"
+local guard = require "userguard"
 local ffi, C = kz.ffi, kz.C
 
 local P = {}
@@ -526,8 +527,10 @@ local function failed(msg)
   return C.KZ_EMODEL
 end
 
--- Status of pcall(f, ...) of a user function that returns nothing or a kz status.
+-- Status of pcall(f, ...) of a user function that returns nothing or a kz status (a guarded
+-- function's fault, lib/lua/userguard.lua: an output left unset, os.exit, is its own message).
 local function status(name, what, ok, st)
+  if not ok and guard.lua_fault(st) then return failed(guard.lua_fault(st)) end
   if not ok then return failed(string.format("usermodel '%s': %s raised an error: %s", name, what, tostring(st))) end
   if st == nil or st == 0 then return 0 end
   if type(st) == "number" and st == math.floor(st) and st > 0 and st < 2 ^ 31 then
@@ -539,6 +542,7 @@ end
 
 -- Value of pcall(f, ...) of a user function that returns a number (a potential, an invariant).
 local function value(name, what, ok, v)
+  if not ok and guard.lua_fault(v) then return nil, failed(guard.lua_fault(v)) end
   if not ok then return nil, failed(string.format("usermodel '%s': %s raised an error: %s", name, what, tostring(v))) end
   if type(v) ~= "number" then
     return nil, failed(string.format("usermodel '%s': %s returned %s (expected a number)", name, what, tostring(v)))
@@ -885,8 +889,9 @@ function P.attach(m, spec, L, how, fp, bad, lib, entry, um)
     m.con = con
     m.sys.con = con
     note("constraints.jacobian", fp.constraints.jacobian)
-    if cs.tol then con.tol = cs.tol
-    else con.tol = 1e-14 * P.constraint_scale(m) end
+    local scale, why = P.constraint_scale(m)
+    if why then bad(spec, why) end
+    con.tol = cs.tol or 1e-14 * scale
   end
   -- slow sets
   if fp.slow then
@@ -927,6 +932,8 @@ function P.attach(m, spec, L, how, fp, bad, lib, entry, um)
         local f, out = lib["kzu_inv_" .. name], ffi.new("double[1]")
         fns[name] = function(y)
           local st = f(Pp, y, out)
+          local fault = st == C.KZ_EMODEL and guard.fault_message(st) -- an output left unset (lib/lua/userguard.lua)
+          if fault then error(fault, 0) end
           if st ~= 0 then error(string.format("usermodel '%s': invariants.%s returned status %d (%s)", spec.name, name, st, ffi.string(C.kz_strerror(st))), 0) end
           return out[0]
         end
@@ -934,6 +941,7 @@ function P.attach(m, spec, L, how, fp, bad, lib, entry, um)
         local f = fp.invariants[name]
         fns[name] = function(y)
           local ok, v = pcall(f, Pp, y)
+          if not ok and guard.lua_fault(v) then error(guard.lua_fault(v), 0) end
           if not ok then error(string.format("usermodel '%s': invariants.%s raised an error: %s", spec.name, name, tostring(v)), 0) end
           if type(v) ~= "number" then error(string.format("usermodel '%s': invariants.%s returned %s (expected a number)", spec.name, name, tostring(v)), 0) end
           return v
@@ -972,13 +980,17 @@ function P.attach(m, spec, L, how, fp, bad, lib, entry, um)
 end
 
 --- The size of the constraint terms at the initial state: max_i sum_j |G_ij q_j| (1 without
--- an initial state or when it is 0).
+-- an initial state or when it is 0); and, when the Jacobian fails there, 1 and the reason.
 function P.constraint_scale(m)
   if not m.y0 then return 1 end
   local con, nq = m.con, m.dim / 2
   local q, G = cvec(m.y0), ffi.new("double[?]", con.m * nq)
   local st = con.g(con.par, q, nil, G)
-  if st ~= 0 then kz.callback_error = nil; return 1 end
+  if st ~= 0 then
+    local msg = kz.callback_error or (st == C.KZ_EMODEL and guard.fault_message(st)) or ffi.string(C.kz_strerror(st))
+    kz.callback_error = nil
+    return 1, "the constraints' Jacobian failed at the initial state: " .. tostring(msg)
+  end
   local s = 0
   for i = 0, con.m - 1 do
     local a = 0
@@ -1029,7 +1041,7 @@ function P.check(m, y)
   local d = #y
   local yv = cvec(y)
   local function fail(part, st)
-    local msg = kz.callback_error
+    local msg = kz.callback_error or (st == C.KZ_EMODEL and guard.fault_message(st)) or nil -- a Lua or a C guard's word
     kz.callback_error = nil
     rows[#rows + 1] = { part = part, ok = false, message = string.format("%s failed at the initial state: %s", part, msg or ffi.string(C.kz_strerror(st))) }
   end

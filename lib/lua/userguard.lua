@@ -17,16 +17,26 @@
 --    signal raised again; an alternate signal stack lets a stack overflow be reported), and an
 --    atexit/at_quick_exit handler that turns an exit() from inside a model call into that
 --    message and exit status 70, so it never looks like a success.
+--  * the functions of the model's parts (lib/lua/modelparts.lua: flows, constraints, slow sets, the
+--    vmi potentials, invariants) are guarded where they are called: a shim with the user
+--    function's own signature marks the part, fills each output array (a Jacobian, a gradient,
+--    an invariant's value; a flow works in place: only marked) and looks at it after the call,
+--    so a message names the very function ("constraints.jacobian (C function 'rods_G') left
+--    G[1] unset"); the library's central differences call the user's functions through the
+--    same shims.
 --  * before the model is returned, each guarded function is called at three trial points
---    (x = 0 at 0, x = 0.5 at 0.3, x = -0.25 at 1: t, or the phase theta) in a forked child
---    process, with a 10 s alarm: a crash, an exit, a hang or an unset output there is a
---    one-line error at load (a scenario's exit 2, nothing written), not a dead process later.
--- For a model written as Lua functions, the same fill-and-check is done in Lua, and os.exit
--- called from inside one of its functions is an error ("accel called os.exit(0)") instead of an
--- exit. Not caught: _exit() or a raw exit syscall from C, a signal sent by another process,
--- damage that does not fault (a write past an array into other memory), a crash of a Lua
--- function through FFI misuse (Lua-function models get no trial calls), and models run by
--- several threads at once (the running-part marker is per object, not per thread).
+--    (x = 0 at 0, x = 0.5 at 0.3, x = -0.25 at 1: t, or the phase theta; a part function: every
+--    input array at those values, a flow's step 0.1) in a forked child process, with a 10 s
+--    alarm: a crash, an exit, a hang or an unset output there is a one-line error at load (a
+--    scenario's exit 2, nothing written), not a dead process later.
+-- For a model written as Lua functions, the same fill-and-check is done in Lua (its part
+-- functions too), and os.exit called from inside one of its functions is an error ("accel
+-- called os.exit(0)", "flows.a called os.exit(3)") instead of an exit. Not caught: _exit() or
+-- a raw exit syscall from C, a signal sent by another process, damage that does not fault (a
+-- write past an array into other memory), a crash of a Lua function through FFI misuse
+-- (Lua-function models get no trial calls), an output a flow or a function returning its
+-- status leaves wrong rather than unset, and models run by several threads at once (the
+-- running-part marker is per object, not per thread).
 local kz = require "kapitza"
 local ffi, C = kz.ffi, kz.C
 
@@ -71,6 +81,34 @@ extern volatile int kzu_in __attribute__((visibility("hidden")));
 extern _Thread_local int kzu_fault_part __attribute__((visibility("hidden")));
 extern _Thread_local int kzu_fault_index __attribute__((visibility("hidden")));
 extern _Thread_local double kzu_fault_at __attribute__((visibility("hidden")));
+
+/* for the part functions' shims (part_roles): outputs filled before the call, looked at after it */
+static inline int kzu_apart(const double *kzu_o, int kzu_no, const double *kzu_i, int kzu_ni)
+{
+  const __UINTPTR_TYPE__ kzu_a = (__UINTPTR_TYPE__)kzu_o, kzu_b = (__UINTPTR_TYPE__)kzu_i;
+  return kzu_o != 0 && (kzu_a + (__UINTPTR_TYPE__)kzu_no * sizeof(double) <= kzu_b ||
+                        kzu_b + (__UINTPTR_TYPE__)kzu_ni * sizeof(double) <= kzu_a);
+}
+static inline void kzu_unset_fill(double *kzu_o, int kzu_n)
+{
+  const unsigned long long kzu_unset = 0x7ff86b7a756e7365ULL;
+  for (int kzu_k = 0; kzu_k < kzu_n; kzu_k++) __builtin_memcpy(kzu_o + kzu_k, &kzu_unset, sizeof kzu_unset);
+}
+static inline int kzu_unset_find(const double *kzu_o, int kzu_n, int kzu_part, int kzu_base, double kzu_at)
+{
+  const unsigned long long kzu_unset = 0x7ff86b7a756e7365ULL;
+  for (int kzu_k = 0; kzu_k < kzu_n; kzu_k++) {
+    unsigned long long kzu_b;
+    __builtin_memcpy(&kzu_b, kzu_o + kzu_k, sizeof kzu_b);
+    if (kzu_b == kzu_unset) {
+      kzu_fault_part = kzu_part;
+      kzu_fault_index = kzu_base + kzu_k;
+      kzu_fault_at = kzu_at;
+      return 1;
+    }
+  }
+  return 0;
+}
 
 static inline int kzu_guard(int kzu_part, int (*kzu_fn)(void *, double, const double *, double *), void *kzu_par,
                             double kzu_at, const double *kzu_x, double *kzu_out, int kzu_nout, int kzu_nin)
@@ -202,25 +240,178 @@ int kzu_guard_install(void)
 }
 ]]
 
---- Guard the generated wrappers of a C model: `wrappers` is their text (functions
--- "int kzu_...(" at the start of a line). Returns the text that replaces it (the wrappers made
--- static, kzu_raw_..., and guarded exported ones), the guard translation unit, and the parts
--- (in the order of their index: { sym, part, cfn, out, nout, nin, arg }).
-function M.wrap(name, L, fns, wrappers)
+-- The part functions of lib/lua/modelparts.lua (flows, constraints, slow sets, vmi, invariants), each
+-- guarded where the user's function is called (a shim with its signature), so that a message
+-- names the very function: its role's C parameters after the parameter struct, its inputs and
+-- outputs { name, length } (outputs are filled and looked at; a flow works in place: only
+-- marked), the argument a message reports (theta, t), and the output an invariant or a
+-- potential returns in Lua. In the order modelparts declares them.
+local function part_roles(L, fp)
+  local P, t = L.parts, {}
+  local function add(part, cfn, id, params, ins, outs, arg, lua_value)
+    t[#t + 1] = { part = part, cfn = cfn, id = id, params = params, ins = ins, outs = outs, arg = arg, value = lua_value }
+  end
+  local dim = L.dim
+  if fp.flows then
+    for _, ab in ipairs { "a", "b" } do
+      add("flows." .. ab, fp.flows[ab], "flows_" .. ab, { { "double", "t" }, { "double", "h" }, { "double *", "y" } }, {}, {}, "t")
+      t[#t].inplace = dim
+    end
+  end
+  if fp.constraints then
+    local m, nq = P.constraints.m, P.constraints.nq
+    local par = { { "const double *", "q" }, { "double *", "g" } }
+    add("constraints.g", fp.constraints.g, "constraints_g", par, { { 2, nq } }, { { 3, "g", m } })
+    if fp.constraints.jacobian then
+      add("constraints.jacobian", fp.constraints.jacobian, "constraints_jacobian",
+          { { "const double *", "q" }, { "double *", "G" } }, { { 2, nq } }, { { 3, "G", m * nq } })
+    end
+  end
+  if fp.slow then
+    for _, set in ipairs(P.slow.names) do
+      local f, r = fp.slow[set], P.slow[set].r
+      for _, role in ipairs { { "xi", "xi", r }, { "gradient", "G", r * dim }, { "dtheta", "d", r } } do
+        if f[role[1]] then
+          add("slow." .. set .. "." .. role[1], f[role[1]], "slow_" .. set .. "_" .. role[1],
+              { { "double", "theta" }, { "const double *", "x" }, { "double *", role[2] } }, { { 3, dim } }, { { 4, role[2], role[3] } },
+              "theta")
+        end
+      end
+    end
+  end
+  if fp.vmi then
+    local ns, nf = P.vmi.ns, P.vmi.nf
+    local qq = { { "const double *", "qs" }, { "const double *", "qf" } }
+    local function with(extra)
+      local x = { qq[1], qq[2] }
+      for _, e in ipairs(extra) do x[#x + 1] = e end
+      return x
+    end
+    local ins = { { 2, ns }, { 3, nf } }
+    local v = fp.vmi
+    add("vmi.V", v.V, "vmi_V", with { { "double *", "v" } }, ins, { { 4, "v", 1 } }, nil, true)
+    if v.V_gradient then
+      add("vmi.V_gradient", v.V_gradient, "vmi_V_gradient", with { { "double *", "gs" }, { "double *", "gf" } }, ins,
+          { { 4, "gs", ns }, { 5, "gf", nf } })
+    end
+    if v.V_hessian then
+      add("vmi.V_hessian", v.V_hessian, "vmi_V_hessian", with { { "double *", "H" } }, ins, { { 4, "H", (ns + nf) ^ 2 } })
+    end
+    local wq = { { "const double *", "qf" } }
+    if v.W then add("vmi.W", v.W, "vmi_W", { wq[1], { "double *", "w" } }, { { 2, nf } }, { { 3, "w", 1 } }, nil, true) end
+    if v.W_gradient then add("vmi.W_gradient", v.W_gradient, "vmi_W_gradient", { wq[1], { "double *", "g" } }, { { 2, nf } }, { { 3, "g", nf } }) end
+    if v.W_hessian then add("vmi.W_hessian", v.W_hessian, "vmi_W_hessian", { wq[1], { "double *", "H" } }, { { 2, nf } }, { { 3, "H", nf * nf } }) end
+  end
+  if fp.invariants then
+    for _, inv in ipairs(fp.invariant_names) do
+      add("invariants." .. inv, fp.invariants[inv], "invariants_" .. inv, { { "const double *", "y" }, { "double *", "value" } },
+          { { 2, dim } }, { { 3, "value", 1 } }, nil, true)
+    end
+  end
+  return t
+end
+
+-- fp (the C names of the part functions) with each name replaced by its shim's.
+local function renamed(fp, roles)
+  if not fp then return fp end
+  local by = {}
+  for _, r in ipairs(roles) do by[r.part] = "kzu_g_" .. r.id end
+  local g = {}
+  for k, v in pairs(fp) do g[k] = v end
+  local function map(t, prefix)
+    local o = {}
+    for k, v in pairs(t) do o[k] = by[prefix .. k] or v end
+    return o
+  end
+  if fp.flows then g.flows = map(fp.flows, "flows.") end
+  if fp.constraints then g.constraints = map(fp.constraints, "constraints.") end
+  if fp.vmi then g.vmi = map(fp.vmi, "vmi.") end
+  if fp.invariants then g.invariants = map(fp.invariants, "invariants.") end
+  if fp.slow then
+    g.slow = {}
+    for set, f in pairs(fp.slow) do g.slow[set] = map(f, "slow." .. set .. ".") end
+  end
+  return g
+end
+
+-- The C text of a role's shim (index k of the parts): static inline, called by the part wrappers,
+-- and kzu_p_<id>, exported for the trial calls.
+local function shim_c(r, k)
+  local decl, args = {}, {}
+  for _, p in ipairs(r.params) do
+    decl[#decl + 1] = p[1] .. " kzu_" .. p[2]
+    args[#args + 1] = "kzu_" .. p[2]
+  end
+  local decls, argl = table.concat(decl, ", "), table.concat(args, ", ")
+  local fill, check = {}, {}
+  local base = 0
+  for _, o in ipairs(r.outs) do
+    local apart = { string.format("kzu_%s != 0", o[2]) }
+    for _, i in ipairs(r.ins) do
+      apart[#apart + 1] = string.format("kzu_apart(kzu_%s, %d, kzu_%s, %d)", o[2], o[3], r.params[i[1] - 1][2], i[2])
+    end
+    fill[#fill + 1] = string.format("  const int kzu_f_%s = %s;\n  if (kzu_f_%s) kzu_unset_fill(kzu_%s, %d);",
+                                    o[2], table.concat(apart, " && "), o[2], o[2], o[3])
+    check[#check + 1] = string.format("    if (kzu_f_%s && kzu_unset_find(kzu_%s, %d, %d, %d, %s)) return KZ_EMODEL;",
+                                      o[2], o[2], o[3], k, base, r.arg and ("kzu_" .. r.arg) or "0.0")
+    base = base + o[3]
+  end
+  return string.format([[
+static inline int kzu_g_%s(const kz_par *kzu_p, %s)
+{
+%s
+  const int kzu_prev = kzu_in;
+  kzu_in = %d;
+  __asm__ __volatile__("" ::: "memory");
+  const int kzu_st = %s(kzu_p, %s);
+  __asm__ __volatile__("" ::: "memory");
+  kzu_in = kzu_prev;
+  if (kzu_st == KZ_OK) {
+%s
+  }
+  return kzu_st;
+}
+int kzu_p_%s(const void *kzu_par, %s)
+{
+  return kzu_g_%s((const kz_par *)kzu_par, %s);
+}
+]], r.id, decls, #fill > 0 and table.concat(fill, "\n") or "", k, r.cfn, argl, #check > 0 and table.concat(check, "\n") or "    ;",
+    r.id, decls, r.id, argl)
+end
+
+--- Guard the generated wrappers of a C model. build(fp) returns their text (functions
+-- "int kzu_...(" at the start of a line) for the part functions' names fp (fns.parts with each
+-- name replaced by its guarded shim's). Returns the text that replaces it (the guard's helpers,
+-- the part functions' shims, the wrappers made static, kzu_raw_..., and guarded exported ones),
+-- the guard translation unit, and the parts (in the order of their index: force parts
+-- { sym, part, cfn, outs, nin, arg }; part functions { sym = kzu_p_<id>, part, cfn, outs, ins,
+-- params, arg }).
+function M.wrap(name, L, fns, build)
+  local roles = part_roles(L, fns.parts or {})
+  local wrappers = build(renamed(fns.parts, roles))
   local parts = {}
   local raw = ("\n" .. wrappers):gsub("\nint (kzu_[%w_]+)%(", function(sym)
     local g = GUARDED[sym]
     if not g then return nil end
-    parts[#parts + 1] = { sym = sym, part = g.part, cfn = fns[g.part], out = g.out, arg = g.arg,
-                          nout = g.nout == "nq" and L.nq or L.dim, nin = L.dim }
+    parts[#parts + 1] = { sym = sym, part = g.part, cfn = fns[g.part], arg = g.arg,
+                          outs = { { 0, g.out, g.nout == "nq" and L.nq or L.dim } }, nin = L.dim }
     return "\nstatic inline int kzu_raw_" .. sym:sub(5) .. "("
   end):sub(2)
-  local out = { raw, "", string.format('#line 1 "%s (generated guards)"', name), GUARD_HEAD }
+  local shims = {}
+  for _, r in ipairs(roles) do
+    parts[#parts + 1] = { sym = "kzu_p_" .. r.id, part = r.part, cfn = r.cfn, outs = r.outs, ins = r.ins, params = r.params,
+                          arg = r.arg, inplace = r.inplace, role = true }
+    shims[#shims + 1] = shim_c(r, #parts - 1)
+  end
+  local out = { string.format('#line 1 "%s (generated guards)"', name), GUARD_HEAD, table.concat(shims, "\n"),
+                string.format('#line 1 "%s (generated wrappers)"', name), raw, "" }
   local who = {}
   for i, p in ipairs(parts) do
-    out[#out + 1] = string.format("int %s(void *kzu_par, double kzu_at, const double *kzu_x, double *kzu_out)\n{\n" ..
-                                  "  return kzu_guard(%d, kzu_raw_%s, kzu_par, kzu_at, kzu_x, kzu_out, %d, %d);\n}\n",
-                                  p.sym, i - 1, p.sym:sub(5), p.nout, p.nin)
+    if not p.role then
+      out[#out + 1] = string.format("int %s(void *kzu_par, double kzu_at, const double *kzu_x, double *kzu_out)\n{\n" ..
+                                    "  return kzu_guard(%d, kzu_raw_%s, kzu_par, kzu_at, kzu_x, kzu_out, %d, %d);\n}\n",
+                                    p.sym, i - 1, p.sym:sub(5), p.outs[1][3], p.nin)
+    end
     who[i] = string.format('  "%s",', who_c(name, p))
   end
   if #who == 0 then who[1] = '  ""' end
@@ -233,8 +424,34 @@ end
 
 local registry, by_path = {}, {} -- loaded guarded objects: { ns, name, parts }
 
+-- A part function's trial call: its exported shim kzu_p_<id> with every input array all
+-- pt[2], its phase or time pt[1] (a flow's step 0.1), fresh output arrays.
+local function role_caller(p)
+  local decl = { "const void *par" }
+  for _, q in ipairs(p.params) do decl[#decl + 1] = q[1] .. " " .. q[2] end
+  pcall(ffi.cdef, string.format("int %s(%s);", p.sym, table.concat(decl, ", ")))
+  return function(ns, par, pt)
+    local args = {}
+    for i, q in ipairs(p.params) do
+      if q[1] == "double" then
+        args[i] = q[2] == "h" and 0.1 or pt[1]
+      else
+        local n = p.inplace or 1
+        for _, o in ipairs(p.outs) do if o[2] == q[2] then n = o[3] end end
+        for _, o in ipairs(p.ins) do if o[1] == i + 1 then n = o[2] end end
+        n = math.max(1, n)
+        local b = ffi.new("double[?]", n)
+        if q[1] == "const double *" or p.inplace then for k = 0, n - 1 do b[k] = pt[2] end end
+        args[i] = b
+      end
+    end
+    return ns[p.sym](par, unpack(args, 1, #p.params))
+  end
+end
+
 --- Install the guards of a loaded object (once per object).
 function M.install(ns, path, name, parts)
+  for _, p in ipairs(parts) do if p.role and not p.call then p.call = role_caller(p) end end
   if by_path[path] then return end
   ns.kzu_guard_install()
   local e = { ns = ns, name = name, parts = parts }
@@ -251,7 +468,13 @@ function M.fault_message(status)
   for _, e in ipairs(registry) do
     if e.ns.kzu_fault_take(part, index, at) ~= 0 and not msg and status == C.KZ_EMODEL then
       local p = e.parts[part[0] + 1]
-      msg = string.format("%s left %s[%d] unset", who_c(e.name, p), p.out, index[0])
+      local k, out = index[0], p.outs[1]
+      for _, o in ipairs(p.outs) do
+        out = o
+        if k < o[3] then break end
+        k = k - o[3]
+      end
+      msg = string.format("%s left %s[%d] unset", who_c(e.name, p), out[2], k)
       if p.arg == "theta" then msg = msg .. string.format(" at theta = %.17g", at[0]) end
     end
   end
@@ -290,7 +513,8 @@ function M.probe(name, ns, parts, par, L)
           for i = 0, L.dim - 1 do x[i] = pt[2] end
           local at = string.format("at %d %d\n", k, j) -- what runs, should it never return
           ffi.C.write(fds[1], at, #at)
-          local st = ns[p.sym](par, pt[1], x, out)
+          local st
+          if p.role then st = p.call(ns, par, pt) else st = ns[p.sym](par, pt[1], x, out) end
           if st == C.KZ_EMODEL and ns.kzu_fault_take(fp, fi, fa) ~= 0 then
             return string.format("unset %d %d %d", k, j, fi[0])
           end
@@ -321,8 +545,18 @@ function M.probe(name, ns, parts, par, L)
   local k, j, idx = last:match("^unset (%d+) (%d+) (%d+)$")
   if not k then k, j = last:match("^at (%d+) (%d+)$") end
   local p, pt = parts[tonumber(k) or 1], POINTS[tonumber(j) or 1]
-  local what, trial = who_c(name, p), string.format("in a trial call (%s = %g, inputs all %g) in a child process", p.arg, pt[1], pt[2])
-  if idx then error(string.format("%s left %s[%s] unset %s", what, p.out, idx, trial), 0) end
+  local what = who_c(name, p)
+  local trial = p.arg and string.format("in a trial call (%s = %g, inputs all %g) in a child process", p.arg, pt[1], pt[2])
+                or string.format("in a trial call (inputs all %g) in a child process", pt[2])
+  if idx then
+    local i, o = tonumber(idx), p.outs[1]
+    for _, oo in ipairs(p.outs) do
+      o = oo
+      if i < oo[3] then break end
+      i = i - oo[3]
+    end
+    error(string.format("%s left %s[%d] unset %s", what, o[2], i, trial), 0)
+  end
   if waited < 0 then error(string.format("%s did not finish %s", what, trial), 0) end
   local how, n = wait_status(status[0])
   if how == "signal" and n == 14 then
@@ -385,13 +619,103 @@ local function guard_lua(name, L, k, fn)
   return call
 end
 
---- A Lua model's functions, guarded: the output array filled with UNSET before each call and
--- checked after it; os.exit inside one of them is an error. An error is raised with a table
--- { kz_fault = message } (M.lua_fault reads it).
+-- A part function of a Lua model (role r of part_roles), guarded: its output arrays (argument
+-- positions r.outs) filled with UNSET before the call and looked at after it, os.exit inside it
+-- an error; its result returned (a status, or a potential's or an invariant's value). Every
+-- role takes at most five arguments (no table is made per call: these run in the methods' loops).
+local function guard_lua_part(name, r, fn)
+  local who = string.format("usermodel '%s': %s", name, r.part)
+  local ins, outs, value = r.ins, r.outs, r.value
+  local function at(k, a1, a2, a3, a4, a5)
+    if k == 1 then return a1 elseif k == 2 then return a2 elseif k == 3 then return a3 elseif k == 4 then return a4 end
+    return a5
+  end
+  if #outs == 0 then -- a flow (in place), a potential, an invariant: os.exit guarded only
+    return function(a1, a2, a3, a4, a5)
+      local prev = inside
+      inside = who
+      local ok, st = pcall(fn, a1, a2, a3, a4, a5)
+      inside = prev
+      if not ok then error(st, 0) end
+      return st
+    end
+  end
+  local fill = {}
+  return function(a1, a2, a3, a4, a5)
+    for k, o in ipairs(outs) do
+      local out, n = at(o[1], a1, a2, a3, a4, a5), o[3]
+      local ok = type(out) == "cdata"
+      for _, i in ipairs(ins) do
+        local x = at(i[1], a1, a2, a3, a4, a5)
+        if ok and type(x) == "cdata" then
+          local po, px = addr(out), addr(x)
+          ok = po + 8 * n <= px or px + 8 * i[2] <= po
+        end
+      end
+      if ok then
+        local u = ffi.cast(u64p, out)
+        for j = 0, n - 1 do u[j] = M.UNSET end
+      end
+      fill[k] = ok
+    end
+    local prev = inside
+    inside = who
+    local ok, st = pcall(fn, a1, a2, a3, a4, a5)
+    inside = prev
+    if not ok then error(st, 0) end
+    if not value and st ~= nil and st ~= 0 then return st end -- the user's own status: outputs not looked at
+    for k, o in ipairs(outs) do
+      if fill[k] then
+        local u = ffi.cast(u64p, at(o[1], a1, a2, a3, a4, a5))
+        for j = 0, o[3] - 1 do
+          if u[j] == M.UNSET then error({ kz_fault = string.format("%s left %s[%d] unset", who, o[2], j) }, 0) end
+        end
+      end
+    end
+    return st
+  end
+end
+
+-- The part functions fp of a Lua model (lib/lua/modelparts.lua's structure), guarded.
+local function lua_part_fns(name, L, fp)
+  if not fp then return fp end
+  local by = {}
+  for _, r in ipairs(part_roles(L, fp)) do
+    -- a Lua potential or invariant returns its value: no output array
+    if r.value then r.outs = {} end
+    by[r.part] = r
+  end
+  local function map(t, prefix)
+    local o = {}
+    for k, v in pairs(t) do
+      local r = by[prefix .. k]
+      o[k] = (r and type(v) == "function") and guard_lua_part(name, r, v) or v
+    end
+    return o
+  end
+  local g = {}
+  for k, v in pairs(fp) do g[k] = v end
+  if fp.flows then g.flows = map(fp.flows, "flows.") end
+  if fp.constraints then g.constraints = map(fp.constraints, "constraints.") end
+  if fp.vmi then g.vmi = map(fp.vmi, "vmi.") end
+  if fp.invariants then g.invariants = map(fp.invariants, "invariants.") end
+  if fp.slow then
+    g.slow = {}
+    for set, f in pairs(fp.slow) do g.slow[set] = map(f, "slow." .. set .. ".") end
+  end
+  return g
+end
+
+--- A Lua model's functions, guarded: the output arrays filled with UNSET before each call and
+-- checked after it; os.exit inside one of them is an error. The part functions (flows,
+-- constraints, slow sets, vmi, invariants) too: their outputs by role (part_roles; a flow works
+-- in place, a potential and an invariant return a value: only os.exit guarded). An error is
+-- raised with a table { kz_fault = message } (M.lua_fault reads it).
 function M.lua_fns(name, L, fns)
   guard_exit()
   local g = {}
-  for k, fn in pairs(fns) do g[k] = LUA_PARTS[k] and guard_lua(name, L, k, fn) or fn end -- others: unguarded
+  for k, fn in pairs(fns) do g[k] = LUA_PARTS[k] and guard_lua(name, L, k, fn) or fn end
+  g.parts = lua_part_fns(name, L, fns.parts)
   return g
 end
 

@@ -32,6 +32,7 @@
  * Jacobian passes, linear solves); scripts/bench-vmi-timing.lua reports them.
  */
 #include "kz_internal.h"
+#include <limits.h>
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>
@@ -561,7 +562,7 @@ int kz_vmi_run(const kz_vmi_model *m, const kz_vmi_params *P, long long N, const
   KZ_TRY(kz_check_vec(r, y0, d, "y0"));
   if (!out) return kz_bad(r, KZ_ENULL, "out");
   if (nout < N + 1) return kz_bad(r, KZ_EBUFFER, "out");
-  if (micro && nmicro < N * P->p + 1) return kz_bad(r, KZ_EBUFFER, "micro");
+  if (micro && (N > (LLONG_MAX - 1) / P->p || nmicro < N * P->p + 1)) return kz_bad(r, KZ_EBUFFER, "micro");
   ws w;
   KZ_TRY(ws_init(&w, m, P, r));
   memcpy(out, y0, sizeof(double) * (size_t)d);

@@ -7,6 +7,7 @@
  * Steppers with fsal = 1 (velocity Verlet, Dormand-Prince) hand f(t + h, y_new) to the next
  * step as its f(t, y), so a run of n steps costs n + 1 evaluations (Verlet) or 6 n + 1 (DP5). */
 #include "kz_internal.h"
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,12 +104,20 @@ int kz_steps(const kz_step_type *T, const kz_sys *s, double t, double h, long lo
   return interval(T, s, t, 0, h, n, y, &f, &g, work, r);
 }
 
+/* A step size: finite and not zero (negative integrates backward). A zero step would "succeed"
+ * without advancing, which a caller never means. */
+static int check_h(double h, kz_report *r)
+{
+  KZ_TRY(kz_check_num(r, h, "h", 0));
+  return h != 0 ? KZ_OK : kz_bad(r, KZ_EDOMAIN, "h");
+}
+
 int kz_step_apply(const kz_step_type *T, const kz_sys *s, double t, double h, double *y,
                   kz_report *r)
 {
   KZ_TRY(kz_step_check(T, s, r));
   KZ_TRY(kz_check_num(r, t, "t", 0));
-  KZ_TRY(kz_check_num(r, h, "h", 0));
+  KZ_TRY(check_h(h, r));
   KZ_TRY(kz_check_vec(r, y, s->dim, "y"));
   const size_t d = (size_t)s->dim;
   double *buf = malloc(sizeof(double) * (T->work(s->dim) + d));
@@ -130,10 +139,10 @@ int kz_trajectory(const kz_step_type *T, const kz_sys *s, double t0, double h, l
 {
   KZ_TRY(kz_step_check(T, s, r));
   if (sub < 1) return kz_bad(r, KZ_EDOMAIN, "sub");
-  if (nout < 0) return kz_bad(r, KZ_EDOMAIN, "nout");
+  if (nout < 0 || nout > LLONG_MAX / sub) return kz_bad(r, KZ_EDOMAIN, "nout"); /* nout*sub steps */
   if (!out) return kz_bad(r, KZ_ENULL, "out");
   KZ_TRY(kz_check_num(r, t0, "t0", 0));
-  KZ_TRY(kz_check_num(r, h, "h", 0));
+  KZ_TRY(check_h(h, r));
   KZ_TRY(kz_check_vec(r, y, s->dim, "y"));
   const int d = s->dim;
   const size_t nw = kz_steps_work(T, d);

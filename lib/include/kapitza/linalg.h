@@ -14,7 +14,9 @@ extern "C" {
 /* LU factorisation with partial pivoting of the row-major n x n matrix a, in place; piv gets n
  * row indices. KZ_EDOMAIN (parameter "matrix") if a pivot is exactly zero or not finite. */
 int kz_lu_factor(int n, double *a, int *piv, kz_report *r);
-/* Solve A x = b with the factors of kz_lu_factor; b (n numbers) is overwritten by x. */
+/* Solve A x = b with the factors of kz_lu_factor; b (n numbers) is overwritten by x. The pivots
+ * are checked first: each piv[k] must lie in k..n-1, as kz_lu_factor writes them (else
+ * KZ_EDOMAIN, parameter "piv", and b is unchanged). */
 int kz_lu_solve(int n, const double *lu, const int *piv, double *b, kz_report *r);
 /* The same for nrhs right-hand sides stored as the columns of the row-major n x nrhs matrix b. */
 int kz_lu_solve_cols(int n, const double *lu, const int *piv, int nrhs, double *b, kz_report *r);

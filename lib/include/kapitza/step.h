@@ -79,7 +79,9 @@ size_t kz_step_work(const kz_step_type *T, int dim);
 int kz_step_check(const kz_step_type *T, const kz_sys *s, kz_report *r);
 
 /* One checked step of T (a convenience for tests and single steps: the loops below call the
- * stepper's apply directly). A non-finite result is KZ_EDIVERGED; y is unchanged on failure. */
+ * stepper's apply directly). A non-finite result is KZ_EDIVERGED; y is unchanged on failure.
+ * Here and in kz_run, kz_trajectory and kz_micro_run the step h is finite and not zero
+ * (KZ_ENONFINITE or KZ_EDOMAIN, parameter "h"); a negative h integrates backward. */
 int kz_step_apply(const kz_step_type *T, const kz_sys *s, double t, double h, double *y,
                   kz_report *r);
 /* n steps of size h from t (step k starts at t + k h). On failure y is as on entry and
@@ -88,7 +90,8 @@ int kz_run(const kz_step_type *T, const kz_sys *s, double t, double h, long long
            kz_report *r);
 /* nout*sub steps of size h from t0 (step k starts at t0 + k h), recording y every sub steps:
  * out gets (nout+1)*dim numbers, the initial y first; y holds the final state (restored on
- * failure, when out is unspecified). Reference solutions are computed with it. */
+ * failure, when out is unspecified). Reference solutions are computed with it. sub >= 1 and
+ * 0 <= nout with nout*sub representable (KZ_EDOMAIN "sub", "nout"). */
 int kz_trajectory(const kz_step_type *T, const kz_sys *s, double t0, double h, long long sub,
                   long long nout, double *y, double *out, kz_report *r);
 

@@ -1,4 +1,4 @@
-# scan-forced_pendulum2d.gp -- drawn by examples/scan-forced_pendulum2d.lua (found beside it):
+# scan-forced_pendulum2d.gp -- drawn by scenarios/examples/scan-forced_pendulum2d.lua (found beside it):
 # the HMM's distance to the direct solution at T against omega. Given: root, datadir, outfile.
 load root.'/figures/style.gpi'
 set output outfile

@@ -9,9 +9,9 @@
 -- holds both pendulums upright when vmax^2 > 2 g l. The micro velocity at phase theta from the
 -- macro state (Q, P) (the HMM's `reconstruct`): q = Q, v_i = P_i + (vmax/l) sin(theta) sin(Q_i).
 --
---   kapitza check examples/forced_pendulum2d.lua
---   kapitza atlas examples/forced_pendulum2d.lua --out /tmp/atlas omega=1e4
--- (docs/own-model.md takes it through every step.)
+--   kapitza check scenarios/examples/forced_pendulum2d.lua
+--   kapitza atlas scenarios/examples/forced_pendulum2d.lua --out /tmp/atlas omega=1e4
+-- (paper/own-model.md takes it through every step.)
 return {
   name = "forced_pendulum2d", nq = 2,
   params = { "l", "g", "vmax", "k", "omega", "theta0" },

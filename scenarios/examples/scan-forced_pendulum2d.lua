@@ -1,12 +1,12 @@
 -- scan-forced_pendulum2d.lua -- a scenario of your own, kept beside your model: the two coupled
--- vibrated pendulums of examples/forced_pendulum2d.lua at several frequencies omega, integrated
+-- vibrated pendulums of scenarios/examples/forced_pendulum2d.lua at several frequencies omega, integrated
 -- directly (RK4, 64 steps per period) and by the HMM (Algorithm 2, RK4 micro-solver), both to
 -- T = K whole periods; the HMM's macro positions against the direct solution's, and its work.
 -- Run it with `kapitza run` from anywhere (the library's modules are put on the path; its figure
 -- script scan-forced_pendulum2d.gp is found beside it); sweep it with `kapitza sweep`:
---   kapitza run examples/scan-forced_pendulum2d.lua --out /tmp/scan omega=1e3,1e4,1e5
+--   kapitza run scenarios/examples/scan-forced_pendulum2d.lua --out /tmp/scan omega=1e3,1e4,1e5
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
-package.path = here .. "/../lib/lua/?.lua;" .. here .. "/../lib/experiment/?.lua;" .. package.path -- in the source tree; kapitza run sets it anyway
+package.path = here .. "/../../lib/lua/?.lua;" .. here .. "/../../lib/experiment/?.lua;" .. package.path -- in the source tree; kapitza run sets it anyway
 local S = require "scenario"
 local MF = require "modelfile"
 local kz = require "kapitza"

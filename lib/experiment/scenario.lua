@@ -323,7 +323,7 @@ local function report(id, err)
   -- binding's own one-line refusal, "vmi.run: ...", "hmm.run: ...") is the run's answer to its
   -- parameters: exit 2 without the Lua position; anything else is a bug, exit 1
   local lib = msg:match("^[^:]*:%d+: (kz_.*)$") or msg:match("^(kz_.*)$")
-              or msg:match("^[^:]*/lib/[%w_]+%.lua:%d+: ([%w_]+%.[%w_]+: .*)$")
+              or msg:match("^[^:]*/lib/[%w_/]+%.lua:%d+: ([%w_]+%.[%w_]+: .*)$")
   io.stderr:write(string.format("%s: %s\n", id, lib or msg))
   if os.getenv("KZ_DEBUG") and type(err) == "table" then io.stderr:write(err.tb, "\n") end
   return lib and 2 or 1

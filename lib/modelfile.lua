@@ -110,8 +110,11 @@ function M.load(path, overrides, o)
   local spec = M.spec(path)
   local ov, order = M.parse_overrides(path, overrides)
   if type(spec.params) ~= "table" then fail(path, "params must list the parameter names") end
-  local isparam = {}
+  local isparam, derived = {}, type(spec.derived) == "table" and spec.derived or {}
   for _, p in ipairs(spec.params) do isparam[p] = true end
+  for _, k in ipairs(order) do
+    if derived[k] ~= nil then fail(path, string.format("parameter '%s' is derived from the others: give them, not it", k)) end
+  end
   local nq = type(spec.nq) == "number" and spec.nq or 0
   local dim = nq > 0 and 2 * nq or spec.dim
   if type(dim) ~= "number" then fail(path, "give nq (second-order form) or dim (first-order form)") end
@@ -134,7 +137,7 @@ function M.load(path, overrides, o)
     if isparam[k] then values[k] = numbers(path, k, ov[k], 1)[1] end
   end
   for _, p in ipairs(spec.params) do
-    if values[p] == nil and p ~= "theta0" then
+    if values[p] == nil and p ~= "theta0" and derived[p] == nil then
       fail(path, string.format("parameter '%s' has no value: give it in values = { ... } or as %s=...", p, p))
     end
   end
@@ -174,6 +177,7 @@ function M.load(path, overrides, o)
   if how == "lua" and spec.lua == nil then fail(path, "the model has no Lua functions (spec.lua); use the C ones") end
   local ok, model = pcall(um.model, uspec, values, how)
   if not ok then error(tostring(model):gsub("\n.*", ""), 0) end
+  values = model.values or values -- with the derived parameters
   local mf = { path = path, name = spec.name, spec = spec, model = model, values = values, y0 = y0, T = T,
                nq = nq, dim = dim, how = how, overrides = {} }
   for _, k in ipairs(order) do

@@ -20,7 +20,7 @@ local P = {}
 -- The spec's top-level keys; a key one or two edits away from one of them is refused as a
 -- misspelling, other keys are left to the user.
 local KNOWN = { "name", "nq", "dim", "params", "even_in_theta", "lua", "c", "values", "q0", "v0", "p0", "y0", "T",
-                "period", "constraints", "slow", "vmi", "description" }
+                "period", "constraints", "slow", "vmi", "description", "derived", "helpers" }
 local known = {}
 for _, k in ipairs(KNOWN) do known[k] = true end
 
@@ -122,7 +122,10 @@ function P.declare(spec, L, bad)
     if not whole(c.m, 1) or c.m > nq then bad(spec, string.format("constraints.m (the number of constraints) must be a whole number in 1..%d", nq)) end
     if (c.mass == nil) == (c.minv == nil) then bad(spec, "constraints: give the diagonal mass matrix as mass = ... or its inverse as minv = ... (one of them)") end
     check_value(spec, L, bad, c.mass or c.minv, c.mass and "constraints.mass" or "constraints.minv", nq, true)
-    if c.tol ~= nil and not (type(c.tol) == "number" and c.tol > 0 and c.tol < math.huge) then bad(spec, "constraints.tol must be a number > 0") end
+    if c.tol ~= nil then
+      if type(c.tol) == "number" and not (c.tol > 0 and c.tol < math.huge) then bad(spec, "constraints.tol must be a number > 0") end
+      check_value(spec, L, bad, c.tol, "constraints.tol", 1, false)
+    end
     if c.max_iter ~= nil and not whole(c.max_iter, 1) then bad(spec, "constraints.max_iter must be a whole number >= 1") end
     parts.constraints = { m = c.m, nq = nq }
   end
@@ -310,11 +313,15 @@ local function fill(tpl, t)
   end))
 end
 
+-- (the iterations the flow counts with kz_iteration() are added to the report's newton_iters,
+-- at its offset in kz_report)
 local FLOW_C = [[
 int kzu_flow_$AB(void *kzu_par, double kzu_t, double kzu_h, double *kzu_y, void *kzu_r)
 {
-  (void)kzu_r;
-  return $F((const kz_par *)kzu_par, kzu_t, kzu_h, kzu_y);
+  kzu_iterations = 0;
+  const int kzu_st = $F((const kz_par *)kzu_par, kzu_t, kzu_h, kzu_y);
+  if (kzu_r && kzu_iterations) *(long long *)((char *)kzu_r + $OFF) += kzu_iterations;
+  return kzu_st;
 }
 ]]
 
@@ -443,8 +450,9 @@ function P.c_source(L, fp)
   local parts = L.parts
   if fp.flows or fp.constraints or fp.slow or fp.vmi or fp.invariants then add(FD_C) end
   if fp.flows then
-    add(fill(FLOW_C, { AB = "a", F = fp.flows.a }))
-    add(fill(FLOW_C, { AB = "b", F = fp.flows.b }))
+    local off = tonumber(ffi.offsetof("kz_report", "newton_iters"))
+    add(fill(FLOW_C, { AB = "a", F = fp.flows.a, OFF = off }))
+    add(fill(FLOW_C, { AB = "b", F = fp.flows.b, OFF = off }))
   end
   if fp.constraints then
     local c = { G = fp.constraints.g, J = fp.constraints.jacobian, NQ = parts.constraints.nq, M = parts.constraints.m }
@@ -885,7 +893,7 @@ function P.attach(m, spec, L, how, fp, bad, lib, entry, um)
     m.con = con
     m.sys.con = con
     note("constraints.jacobian", fp.constraints.jacobian)
-    if cs.tol then con.tol = cs.tol
+    if cs.tol then con.tol = resolve(spec, bad, cs.tol, Pp, "constraints.tol", nil, true)
     else con.tol = 1e-14 * P.constraint_scale(m) end
   end
   -- slow sets

@@ -20,7 +20,7 @@ return {
   name = "kepler", dim = 4, params = { "eps" }, period = 2 * math.pi,
   description = "perturbed Kepler (19) of Calvo, Chartier, Murua & Sanz-Serna, in the fictitious time tau",
   values = { eps = 2 ^ -12 },
-  y0 = { 1, 0, 0, 1 }, T = function(p) return math.pi / 8 / p.eps end,
+  y0 = { 1, 0, 0, 1 }, T = function(p) return p.eps > 0 and math.pi / 8 / p.eps or 2 * math.pi end, -- eps = 0: one period
   c = { rhs = "field", flows = { a = "perturbation", b = "kepler_flow" }, source = [[
 /* lam = (-2E)^(-3/2); 0 if the orbit is not bound. */
 static double lambda(double x1, double x2, double v1, double v2)

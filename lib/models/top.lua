@@ -66,7 +66,7 @@ return {
   T = 0.1,
   slow = { xi32 = { r = 4, frozen = { 3 } }, xi37 = { r = 4, frozen = { 3 } }, xi40 = { r = 4, frozen = { 3 } } },
   helpers = {
-    constants = constants,
+    thesis_constants = constants,
     --- I(x) - I(x0) of the invariants without cancellation (differences of the components
     -- first: a^2 - b^2 = (a - b)(a + b), ab - cd = (a - c) b + c (b - d))
     drift = function(p, x, x0)

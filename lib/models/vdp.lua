@@ -12,7 +12,7 @@ return {
   name = "vdp", dim = 2, params = { "eps" }, period = 2 * math.pi,
   description = "van der Pol (17) of Calvo, Chartier, Murua & Sanz-Serna, in the fast time tau",
   values = { eps = 2 ^ -9 },
-  y0 = { 0.5, 0.5 }, T = function(p) return 32 * math.pi / p.eps end,
+  y0 = { 0.5, 0.5 }, T = function(p) return p.eps > 0 and 32 * math.pi / p.eps or 2 * math.pi end, -- eps = 0: one period
   c = { rhs = "field", flows = { a = "perturbation", b = "rotation" }, source = [[
 /* (17) */
 static int field(const kz_par *p, double t, const double *y, double *dy)

@@ -314,13 +314,23 @@ local function fill(tpl, t)
 end
 
 -- (the iterations the flow counts with kz_iteration() are added to the report's newton_iters,
--- at its offset in kz_report)
+-- and a refusal's cause named with kz_refuse() goes to its param, fail_step (-1) and fail_time:
+-- kz_report's fields at their offsets, as kz_internal.h's kz_fail writes them)
 local FLOW_C = [[
 int kzu_flow_$AB(void *kzu_par, double kzu_t, double kzu_h, double *kzu_y, void *kzu_r)
 {
   kzu_iterations = 0;
+  kzu_refused = 0;
   const int kzu_st = $F((const kz_par *)kzu_par, kzu_t, kzu_h, kzu_y);
-  if (kzu_r && kzu_iterations) *(long long *)((char *)kzu_r + $OFF) += kzu_iterations;
+  if (kzu_r) {
+    char *kzu_rp = (char *)kzu_r;
+    if (kzu_iterations) *(long long *)(kzu_rp + $NEWTON) += kzu_iterations;
+    if (kzu_st != KZ_OK && kzu_refused) {
+      *(const char **)(kzu_rp + $PARAM) = kzu_refused;
+      *(long long *)(kzu_rp + $STEP) = -1;
+      *(double *)(kzu_rp + $TIME) = kzu_t;
+    }
+  }
   return kzu_st;
 }
 ]]
@@ -450,9 +460,11 @@ function P.c_source(L, fp)
   local parts = L.parts
   if fp.flows or fp.constraints or fp.slow or fp.vmi or fp.invariants then add(FD_C) end
   if fp.flows then
-    local off = tonumber(ffi.offsetof("kz_report", "newton_iters"))
-    add(fill(FLOW_C, { AB = "a", F = fp.flows.a, OFF = off }))
-    add(fill(FLOW_C, { AB = "b", F = fp.flows.b, OFF = off }))
+    local off = { NEWTON = ffi.offsetof("kz_report", "newton_iters"), PARAM = ffi.offsetof("kz_report", "param"),
+                  STEP = ffi.offsetof("kz_report", "fail_step"), TIME = ffi.offsetof("kz_report", "fail_time") }
+    for _, ab in ipairs { "a", "b" } do
+      add(fill(FLOW_C, { AB = ab, F = fp.flows[ab], NEWTON = off.NEWTON, PARAM = off.PARAM, STEP = off.STEP, TIME = off.TIME }))
+    end
   end
   if fp.constraints then
     local c = { G = fp.constraints.g, J = fp.constraints.jacobian, NQ = parts.constraints.nq, M = parts.constraints.m }

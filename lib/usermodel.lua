@@ -49,7 +49,9 @@
 --                  KZ_OK (C), or a kz status to refuse. In `c`, each key names the C function;
 --                  c.source is the C text (math.h is included; do not include kapitza.h). A C
 --                  function that iterates (a flow solving an implicit step) may call
---                  kz_iteration() once per iteration: the methods count them (newton_iters).
+--                  kz_iteration() once per iteration: the methods count them (newton_iters);
+--                  a flow that fails may return kz_refuse(KZ_ENOCONV, "what") to name the
+--                  cause in the method's error message (a string constant).
 --
 -- Data (all optional; functions of the parameters take the parameter struct p):
 --   values         default parameter values { name = number }; um.model's `values` override them
@@ -381,9 +383,12 @@ function M.translation_unit(spec)
     "/* from kapitza.h */", kz_status_enum(), "",
     "/* the model's parameters */", "typedef struct kz_par " .. struct_body(L) .. " kz_par;", "",
     "/* kz_iteration(): one Newton or fixed-point iteration of the running function, counted in the",
-    " * method's work (newton_iters) when a flow calls it */",
+    " * method's work (newton_iters) when a flow calls it; return kz_refuse(KZ_ENOCONV, \"what\"):",
+    " * a flow's refusal, naming its cause (a string constant) in the method's error message */",
     "static _Thread_local long long kzu_iterations;",
-    "static inline void kz_iteration(void) { kzu_iterations++; }", "",
+    "static _Thread_local const char *kzu_refused;",
+    "static inline void kz_iteration(void) { kzu_iterations++; }",
+    "static inline int kz_refuse(int status, const char *what) { kzu_refused = what; return status; }", "",
     string.format('#line 1 "%s.c"', spec.name), src, "",
     string.format('#line 1 "%s (generated wrappers)"', spec.name), guarded, "" }, "\n"), L, fns, guard_tu, parts
 end

@@ -114,6 +114,15 @@ describe("the papers' models as model files give the built-in numbers bit for bi
         if name == "kepler" and micro == "strang" then assert.is_true(ca.newton_iters > 0) end
       end
     end
+    -- a refused flow names its cause as the built-in does (eps = 0.5, h = 0.5: no contraction)
+    local mf, mb = models.kepler(0.5), builtin.kepler(0.5)
+    local ya, yb, ra, rb = kz.vec(4, { 1, 0, 0, 1 }), kz.vec(4, { 1, 0, 0, 1 }), kz.report(), kz.report()
+    assert.are.equal(kz.C.KZ_ENOCONV, mf.sys.flow_a(mf.sys.par, 0.25, 0.5, ya, ra))
+    assert.are.equal(kz.C.KZ_ENOCONV, mb.sys.flow_a(mb.sys.par, 0.25, 0.5, yb, rb))
+    assert.are.equal("kepler midpoint", ffi.string(ra.param))
+    assert.are.equal(ffi.string(rb.param), ffi.string(ra.param))
+    assert.are.equal(rb.fail_time, ra.fail_time); assert.are.equal(rb.fail_step, ra.fail_step)
+    assert.are.equal(rb.newton_iters, ra.newton_iters)
   end)
 
   it("dpend (Calvo & Sanz-Serna (4.3); CCMS Sec. 6.2): SHAKE, RATTLE, HERK3, the constrained HMMs, SAM on the DAE, the angle ODEs", function()

@@ -15,7 +15,8 @@
 -- tau in [0, (pi/8)/eps] (1/(16 eps) periods). The C functions compute what lib/kz_kepler.c
 -- computes, operation for operation, and count their iterations as it does (newton_iters), so
 -- that lib/models.lua's models.kepler, built from this file, gives the same numbers to the last
--- bit (a failed iteration returns its status without kz_kepler.c's step and time).
+-- bit, and names a refusal's cause as it does (kz_refuse; the time recorded is the flow's start,
+-- where kz_kepler.c's exact flow records its length).
 return {
   name = "kepler", dim = 4, params = { "eps" }, period = 2 * math.pi,
   description = "perturbed Kepler (19) of Calvo, Chartier, Murua & Sanz-Serna, in the fictitious time tau",
@@ -69,16 +70,16 @@ static int perturbation(const kz_par *p, double t, double h, double *y)
   perturbing_force(y[0], y[1], &G1, &G2);
   double c = h * eps * lambda(y[0], y[1], y[2], y[3]), last = INFINITY;
   for (int it = 0;; it++) {
-    if (it >= 60) return KZ_ENOCONV;
+    if (it >= 60) return kz_refuse(KZ_ENOCONV, "kepler midpoint");
     const double lam = lambda(y[0], y[1], y[2] + 0.5 * c * G1, y[3] + 0.5 * c * G2);
-    if (!(lam > 0)) return KZ_EDOMAIN;
+    if (!(lam > 0)) return kz_refuse(KZ_EDOMAIN, "kepler energy");
     const double cn = h * eps * lam, dc = fabs(cn - c);
     kz_iteration();
     /* converged, or stalled at round-off (the correction stopped shrinking but is already within
      * a few thousand ulps of c); stopped shrinking while larger: no contraction, the step fails */
     const int tiny = dc <= 1e-12 * fabs(cn);
     const int stalled = it >= 3 && dc >= last;
-    if (stalled && !tiny) return KZ_ENOCONV;
+    if (stalled && !tiny) return kz_refuse(KZ_ENOCONV, "kepler midpoint");
     c = cn;
     last = dc;
     if (dc <= 1e-15 * fabs(cn) || stalled) break;
@@ -95,18 +96,18 @@ static int kepler_flow(const kz_par *p, double t, double tau, double *y)
   (void)p;
   (void)t;
   for (int i = 0; i < 4; i++)
-    if (!isfinite(y[i])) return KZ_ENONFINITE;
-  if (!isfinite(tau)) return KZ_ENONFINITE;
+    if (!isfinite(y[i])) return kz_refuse(KZ_ENONFINITE, "y");
+  if (!isfinite(tau)) return kz_refuse(KZ_ENONFINITE, "tau");
   const double x1 = y[0], x2 = y[1], v1 = y[2], v2 = y[3];
   const double r0 = sqrt(x1 * x1 + x2 * x2);
-  if (!(r0 > 0)) return KZ_EDOMAIN;
+  if (!(r0 > 0)) return kz_refuse(KZ_EDOMAIN, "y");
   const double E = 0.5 * (v1 * v1 + v2 * v2) - 1 / r0;
-  if (!(E < 0)) return KZ_EDOMAIN;
+  if (!(E < 0)) return kz_refuse(KZ_EDOMAIN, "kepler energy");
   const double a = -1 / (2 * E), sa = sqrt(a), sig0 = x1 * v1 + x2 * v2;
   const double ec = 1 - r0 / a, es = sig0 / sa; /* e cos E0, e sin E0 */
   double dE = tau;
   for (int it = 0;; it++) {
-    if (it >= 100) return KZ_ENOCONV;
+    if (it >= 100) return kz_refuse(KZ_ENOCONV, "kepler equation");
     const double s = sin(dE), c = cos(dE);
     const double f = dE - ec * s + es * (1 - c) - tau, fp = 1 - ec * c + es * s;
     const double step = f / fp;

@@ -141,6 +141,8 @@ BINDIR     ?= $(PREFIX)/bin
 SONAME     := libkapitza.so.$(VMAJOR)
 SOFILE     := libkapitza.so.$(VERSION)
 LUAOTHER   := $(filter-out lib/kapitza.lua,$(LUAMOD))
+# the papers' model files (lib/models.lua builds the built-in models from them)
+MODELFILES := $(wildcard lib/models/*.lua)
 # what bin/kapitza needs besides the modules: the atlas figure and the sweep tool (in LUADIR/kapitza)
 KZDATA     := figures/style.gpi figures/atlas-model.gp scripts/sweep.lua
 
@@ -170,6 +172,8 @@ install: build/dist/$(SOFILE) build/dist/libkapitza.a
 	  > $(DESTDIR)$(PCDIR)/kapitza.pc
 	install -m 644 lib/kapitza.lua $(DESTDIR)$(LUADIR)/kapitza.lua
 	install -m 644 $(LUAOTHER) $(DESTDIR)$(LUADIR)/kapitza/
+	install -d $(DESTDIR)$(LUADIR)/kapitza/models
+	install -m 644 $(MODELFILES) $(DESTDIR)$(LUADIR)/kapitza/models/
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LUADIR)/kapitza/figures $(DESTDIR)$(LUADIR)/kapitza/scripts
 	for f in $(KZDATA); do install -m 644 $$f $(DESTDIR)$(LUADIR)/kapitza/$$f || exit 1; done
 	sed 's|^local luadir_rel = nil.*|local luadir_rel = "$(shell realpath -m --relative-to=$(BINDIR) $(LUADIR))" -- written by make install|' \
@@ -186,6 +190,7 @@ uninstall:
 	  $(DESTDIR)$(LIBDIR)/libkapitza.so $(DESTDIR)$(LIBDIR)/libkapitza.a $(DESTDIR)$(PCDIR)/kapitza.pc \
 	  $(DESTDIR)$(LUADIR)/kapitza.lua $(DESTDIR)$(LUADIR)/kapitza/config.lua \
 	  $(addprefix $(DESTDIR)$(LUADIR)/kapitza/,$(notdir $(LUAOTHER))) \
-	  $(addprefix $(DESTDIR)$(LUADIR)/kapitza/,$(KZDATA)) $(DESTDIR)$(BINDIR)/kapitza
-	-rmdir $(DESTDIR)$(LUADIR)/kapitza/figures $(DESTDIR)$(LUADIR)/kapitza/scripts 2>/dev/null
+	  $(addprefix $(DESTDIR)$(LUADIR)/kapitza/,$(KZDATA)) $(DESTDIR)$(BINDIR)/kapitza \
+	  $(addprefix $(DESTDIR)$(LUADIR)/kapitza/models/,$(notdir $(MODELFILES)))
+	-rmdir $(DESTDIR)$(LUADIR)/kapitza/figures $(DESTDIR)$(LUADIR)/kapitza/scripts $(DESTDIR)$(LUADIR)/kapitza/models 2>/dev/null
 	-rmdir $(DESTDIR)$(LUADIR)/kapitza 2>/dev/null

@@ -108,10 +108,11 @@ function P.declare(spec, L, bad)
   if spec.vmi ~= nil then
     P.vmi_size(spec, bad)
     local v = spec.vmi
-    keys_of(v, { ns = true, nf = true, mass_s = true, mass_f = true }, "vmi")
+    keys_of(v, { ns = true, nf = true, mass_s = true, mass_f = true, accumulate = true }, "vmi")
+    if v.accumulate ~= nil and type(v.accumulate) ~= "boolean" then bad(spec, "vmi.accumulate must be true or false") end
     if v.mass_s ~= nil then check_value(spec, L, bad, v.mass_s, "vmi.mass_s", v.ns, true) end
     if v.mass_f ~= nil then check_value(spec, L, bad, v.mass_f, "vmi.mass_f", v.nf, true) end
-    parts.vmi = { ns = v.ns, nf = v.nf }
+    parts.vmi = { ns = v.ns, nf = v.nf, accumulate = v.accumulate == true }
   end
   if spec.constraints ~= nil then
     local c = spec.constraints
@@ -409,34 +410,58 @@ $GRAD
 int kzu_vmi_$P($SIG)
 {
   const kz_par *kzu_p = (const kz_par *)kzu_par;
-  double kzu_x[$N1];
   int kzu_i, kzu_j, kzu_st;
 $PACK
   if (kzu_v) {
     kzu_st = $F(kzu_p, $ARGSIN, kzu_v);
     if (kzu_st != KZ_OK) return kzu_st;
   }
+$GBLOCK
+  if (kzu_hess) {
+$HBLOCK
+  }
+  (void)kzu_i, (void)kzu_j;
+  return KZ_OK;
+}
+]]
+-- the gradient and Hessian of a potential written by the user's functions into scratch, added
+local GBLOCK_WRITE = [[
   if ($WANTG) {
     double kzu_g[$N1];
-    kzu_st = kzu_$P_gradient(kzu_p, kzu_x, kzu_g);
+    kzu_st = $GCALL;
     if (kzu_st != KZ_OK) return kzu_st;
 $ADDG
-  }
-  if (kzu_hess) {
-    double *kzu_H = (double *)malloc(sizeof(double) * (size_t)$N * (size_t)$N);
-    if (!kzu_H) return KZ_ENOMEM;
+  }]]
+local HBLOCK_WRITE = [[
+$HBUF
 $HESS
     if (kzu_st == KZ_OK)
       for (kzu_i = 0; kzu_i < $N; kzu_i++)
         for (kzu_j = 0; kzu_j < $N; kzu_j++)
           kzu_hess[kzu_i * $N + kzu_j] += $HIJ;
-    free(kzu_H);
-    return kzu_st;
-  }
-  (void)kzu_j;
-  return KZ_OK;
-}
-]]
+$HFREE
+    return kzu_st;]]
+-- vmi.accumulate: the user's given functions add into the method's arrays themselves
+local GBLOCK_ACC_V = [[
+  if (kzu_gs && kzu_gf) {
+    kzu_st = $G(kzu_p, kzu_qs, kzu_qf, kzu_gs, kzu_gf);
+    if (kzu_st != KZ_OK) return kzu_st;
+  } else if (kzu_gs || kzu_gf) {
+    double kzu_g[$N1];
+    for (kzu_i = 0; kzu_i < $N1; kzu_i++) kzu_g[kzu_i] = 0;
+    kzu_st = $G(kzu_p, kzu_qs, kzu_qf, kzu_g, kzu_g + $NS);
+    if (kzu_st != KZ_OK) return kzu_st;
+$ADDG
+  }]]
+local GBLOCK_ACC_W = [[
+  if (kzu_gf) {
+    kzu_st = $G(kzu_p, kzu_qf, kzu_gf);
+    if (kzu_st != KZ_OK) return kzu_st;
+  }]]
+-- the Hessian's scratch: on the stack up to 4096 entries, else from the heap
+local HBUF_STACK, HBUF_HEAP = "    double kzu_H[$NN];", [[
+    double *kzu_H = (double *)malloc(sizeof(double) * (size_t)$N * (size_t)$N);
+    if (!kzu_H) return KZ_ENOMEM;]]
 local POT_GRAD_FD = [[
   double kzu_xw[$N1], kzu_fp[1], kzu_fm[1];
   return kzu_fd(kzu_$P_value, kzu_c, $N, 1, kzu_x, kzu_g, kzu_xw, kzu_fp, kzu_fm);]]
@@ -485,12 +510,19 @@ function P.c_source(L, fp)
     local pots = { { P = "V", F = fp.vmi.V, G = fp.vmi.V_gradient, H = fp.vmi.V_hessian, N = ns + nf } }
     if fp.vmi.W then pots[2] = { P = "W", F = fp.vmi.W, G = fp.vmi.W_gradient, H = fp.vmi.W_hessian, N = nf } end
     for _, p in ipairs(pots) do
-      local c = { P = p.P, F = p.F, N = p.N, N1 = math.max(p.N, 1), NS = ns }
+      local c = { P = p.P, F = p.F, N = p.N, N1 = math.max(p.N, 1), NS = ns, NN = math.max(p.N * p.N, 1) }
+      local stack = p.N * p.N <= 4096
+      c.HBUF = fill(stack and HBUF_STACK or HBUF_HEAP, c)
+      c.HFREE = stack and "" or "    free(kzu_H);"
+      local pack = not (p.G and p.H) -- the stacked positions x: for differences only
       if p.P == "V" then
         c.ARGSX, c.ARGSIN = "kzu_x, kzu_x + " .. ns, "kzu_qs, kzu_qf"
         c.SIG = "void *kzu_par, const double *kzu_qs, const double *kzu_qf, double *kzu_v, double *kzu_gs, double *kzu_gf, double *kzu_hess"
-        c.PACK = string.format("  for (kzu_i = 0; kzu_i < %d; kzu_i++) kzu_x[kzu_i] = kzu_qs[kzu_i];\n" ..
-                               "  for (kzu_i = 0; kzu_i < %d; kzu_i++) kzu_x[%d + kzu_i] = kzu_qf[kzu_i];", ns, nf, ns)
+        c.PACK = pack and string.format("  double kzu_x[%d];\n" ..
+                                        "  for (kzu_i = 0; kzu_i < %d; kzu_i++) kzu_x[kzu_i] = kzu_qs[kzu_i];\n" ..
+                                        "  for (kzu_i = 0; kzu_i < %d; kzu_i++) kzu_x[%d + kzu_i] = kzu_qf[kzu_i];",
+                                        c.N1, ns, nf, ns) or ""
+        c.GCALL = p.G and string.format("%s(kzu_p, kzu_qs, kzu_qf, kzu_g, kzu_g + %d)", p.G, ns) or "kzu_V_gradient(kzu_p, kzu_x, kzu_g)"
         c.WANTG = "kzu_gs || kzu_gf"
         c.ADDG = string.format("    if (kzu_gs) for (kzu_i = 0; kzu_i < %d; kzu_i++) kzu_gs[kzu_i] += kzu_g[kzu_i];\n" ..
                                 "    if (kzu_gf) for (kzu_i = 0; kzu_i < %d; kzu_i++) kzu_gf[kzu_i] += kzu_g[%d + kzu_i];", ns, nf, ns)
@@ -500,7 +532,8 @@ function P.c_source(L, fp)
       else
         c.ARGSX, c.ARGSIN = "kzu_x", "kzu_qf"
         c.SIG = "void *kzu_par, const double *kzu_qf, double *kzu_v, double *kzu_gf, double *kzu_hess"
-        c.PACK = string.format("  for (kzu_i = 0; kzu_i < %d; kzu_i++) kzu_x[kzu_i] = kzu_qf[kzu_i];", nf)
+        c.PACK = pack and string.format("  double kzu_x[%d];\n  for (kzu_i = 0; kzu_i < %d; kzu_i++) kzu_x[kzu_i] = kzu_qf[kzu_i];", c.N1, nf) or ""
+        c.GCALL = p.G and string.format("%s(kzu_p, kzu_qf, kzu_g)", p.G) or "kzu_W_gradient(kzu_p, kzu_x, kzu_g)"
         c.WANTG = "kzu_gf"
         c.ADDG = string.format("    for (kzu_i = 0; kzu_i < %d; kzu_i++) kzu_gf[kzu_i] += kzu_g[kzu_i];", nf)
         c.GRAD = p.G and string.format("  return %s((const kz_par *)kzu_c, kzu_x, kzu_g);", p.G) or fill(POT_GRAD_FD, c)
@@ -509,6 +542,15 @@ function P.c_source(L, fp)
       -- a formed Hessian is symmetrised; a given one is taken as it stands
       c.HIJ = p.H and "kzu_H[kzu_i * " .. p.N .. " + kzu_j]"
                   or string.format("0.5 * (kzu_H[kzu_i * %d + kzu_j] + kzu_H[kzu_j * %d + kzu_i])", p.N, p.N)
+      c.G = p.G
+      local acc = parts.vmi.accumulate
+      c.GBLOCK = fill((acc and p.G) and (p.P == "V" and GBLOCK_ACC_V or GBLOCK_ACC_W) or GBLOCK_WRITE, c)
+      c.HBLOCK = (acc and p.H) and (p.P == "V" and string.format("    return %s(kzu_p, kzu_qs, kzu_qf, kzu_hess);", p.H)
+                                                 or string.format("    return %s(kzu_p, kzu_qf, kzu_hess);", p.H))
+                                or fill(HBLOCK_WRITE, c)
+      if acc and p.G then -- the gradient helper of the differences starts from zero
+        c.GRAD = string.format("  for (int kzu_k = 0; kzu_k < %d; kzu_k++) kzu_g[kzu_k] = 0;\n", c.N1) .. c.GRAD
+      end
       add(fill(POT_C, c))
     end
   end

@@ -192,6 +192,24 @@ describe("the papers' models as model files give the built-in numbers bit for bi
         same_counts(ra.counts, rb.counts, name .. " " .. scheme)
       end
       same(vmi.total_energy(mf, y0, 1), vmi.total_energy(mb, y0, 1), name .. " energy")
+      -- the potentials called directly: gradients into one array or both, Hessians, added onto
+      -- what the arrays hold (vmi.accumulate)
+      local ns, nf, n = mf.ns, mf.nf, mf.ns + mf.nf
+      for _, want in ipairs { { true, true, false }, { true, false, false }, { false, true, false }, { false, false, true } } do
+        local out = {}
+        for k, m in ipairs { mf.model, mb.model } do
+          local gs, gf, H = kz.vec(ns), kz.vec(nf), kz.vec(n * n)
+          for i = 0, ns - 1 do gs[i] = 0.25 * i end
+          for i = 0, nf - 1 do gf[i] = -0.5 * i end
+          for i = 0, n * n - 1 do H[i] = 0.125 * i end
+          assert.are.equal(0, m.V(m.par, y0, y0 + ns, nil, want[1] and gs or nil, want[2] and gf or nil, want[3] and H or nil))
+          assert.are.equal(0, m.W(m.par, y0 + ns, nil, want[2] and gf or nil, nil))
+          out[k] = { gs, gf, H }
+        end
+        same(out[1][1], out[2][1], name .. " V gradient (slow)", ns)
+        same(out[1][2], out[2][2], name .. " V + W gradient (fast)", nf)
+        same(out[1][3], out[2][3], name .. " V Hessian", n * n)
+      end
       same(vmi.reference(mf, 0.01, 5, 4), vmi.reference(mb, 0.01, 5, 4, mf.y0), name .. " RK4", 6 * mf.d)
     end
   end)

@@ -10,13 +10,14 @@
 -- ps(0) = pf(0) = (1, 0, 0), over [0, 200]. l names the sizes (ns = nf = l: one compiled object
 -- per l). The C functions compute what lib/kz_vmi_models.c computes, term for term in the same
 -- order (the built-in adds V's value, gradient and Hessian in one pass; here each has its own
--- function, which sums its terms in that pass's order), so that the models built from this file
--- give the same numbers to the last bit.
+-- function, which sums its terms in that pass's order, adding into the method's arrays as the
+-- built-in does: vmi.accumulate), so that the models built from this file give the same numbers
+-- to the last bit.
 return {
   name = "fpu", params = { "l", "omega" },
   description = "Fermi-Pasta-Ulam (Ober-Bloebaum et al. Sec. 6; HLW I.5.1): slow soft cubic springs, stiff linear ones",
   values = { l = 3, omega = 50 },
-  vmi = { ns = "l", nf = "l", mass_s = 1, mass_f = 1 },
+  vmi = { ns = "l", nf = "l", mass_s = 1, mass_f = 1, accumulate = true },
   q0 = function(p)
     local q = {}
     for i = 1, 2 * p.l do q[i] = 0 end
@@ -32,7 +33,6 @@ return {
   T = 200,
   c = { vmi = { V = "V", V_gradient = "V_gradient", V_hessian = "V_hessian", W = "W", W_gradient = "W_gradient",
                 W_hessian = "W_hessian" }, source = [==[
-#include <string.h>
 /* The soft spring j = 0..l: d_j = sum cf[k] z[idx[k]] over the stacked z = (qs, qf). */
 static int term(int l, int j, int *idx, double *cf)
 {
@@ -69,8 +69,6 @@ static int V(const kz_par *p, const double *qs, const double *qf, double *v)
 static int V_gradient(const kz_par *p, const double *qs, const double *qf, double *gs, double *gf)
 {
   const int l = (int)p->l;
-  memset(gs, 0, sizeof(double) * (size_t)l);
-  memset(gf, 0, sizeof(double) * (size_t)l);
   for (int j = 0; j <= l; j++) {
     int idx[4], c;
     double cf[4];
@@ -87,7 +85,6 @@ static int V_gradient(const kz_par *p, const double *qs, const double *qf, doubl
 static int V_hessian(const kz_par *p, const double *qs, const double *qf, double *hess)
 {
   const int l = (int)p->l, n = 2 * l;
-  memset(hess, 0, sizeof(double) * (size_t)n * (size_t)n);
   for (int j = 0; j <= l; j++) {
     int idx[4], c;
     double cf[4];
@@ -110,7 +107,7 @@ static int W(const kz_par *p, const double *qf, double *w)
 static int W_gradient(const kz_par *p, const double *qf, double *g)
 {
   const double o2 = p->omega * p->omega;
-  for (int i = 0; i < (int)p->l; i++) g[i] = o2 * qf[i];
+  for (int i = 0; i < (int)p->l; i++) g[i] += o2 * qf[i];
   return KZ_OK;
 }
 
@@ -119,8 +116,7 @@ static int W_hessian(const kz_par *p, const double *qf, double *hess)
   (void)qf;
   const int l = (int)p->l;
   const double o2 = p->omega * p->omega;
-  memset(hess, 0, sizeof(double) * (size_t)l * (size_t)l);
-  for (int i = 0; i < l; i++) hess[i * l + i] = o2;
+  for (int i = 0; i < l; i++) hess[i * l + i] += o2;
   return KZ_OK;
 }
 ]==] },

@@ -13,8 +13,9 @@
 -- along the directions u12, u36 of the unperturbed circle (helper initial_state), over [0, 10].
 -- The C functions compute what lib/kz_vmi_models.c computes, term for term in the same order
 -- (the built-in adds V's value, gradient and Hessian in one pass; here each has its own
--- function, which sums its terms in that pass's order), so that the models built from this file
--- give the same numbers to the last bit.
+-- function, which sums its terms in that pass's order, adding into the method's arrays as the
+-- built-in does: vmi.accumulate), so that the models built from this file give the same numbers
+-- to the last bit.
 
 -- the initial state of Sec. 6: radius r, height h, velocity directions from the circle
 -- ("unperturbed") or from the moved positions ("repositioned")
@@ -53,13 +54,12 @@ return {
   name = "ring", params = { "mass", "eps", "omega1", "omega2", "g", "g_sign" },
   description = "the spring ring of Ober-Bloebaum et al. Sec. 6: quartic ring springs, slow and stiff anchors",
   values = { mass = 2, eps = 5, omega1 = 2, omega2 = 4000, g = 9.81, g_sign = 1 },
-  vmi = { ns = 9, nf = 9, mass_s = "mass", mass_f = "mass" },
+  vmi = { ns = 9, nf = 9, mass_s = "mass", mass_f = "mass", accumulate = true },
   y0 = function(p) return initial_state(p) end,
   T = 10,
   helpers = { initial_state = initial_state },
   c = { vmi = { V = "V", V_gradient = "V_gradient", V_hessian = "V_hessian", W = "W", W_gradient = "W_gradient",
                 W_hessian = "W_hessian" }, source = [[
-#include <string.h>
 enum { L = 3, N = 2 * L, NS = 3 * L, NH = 6 * L };
 
 /* body i (0-based, ring order): even i = the paper's odd bodies (slow), odd i = fast */
@@ -92,8 +92,6 @@ static int V(const kz_par *p, const double *qs, const double *qf, double *v)
 
 static int V_gradient(const kz_par *p, const double *qs, const double *qf, double *gs, double *gf)
 {
-  memset(gs, 0, sizeof(double) * NS);
-  memset(gf, 0, sizeof(double) * NS);
   for (int i = 0; i < NS; i++) gs[i] += p->omega1 * qs[i];
   for (int i = 0; i < N; i++) {
     int oa, ob;
@@ -117,7 +115,6 @@ static int V_gradient(const kz_par *p, const double *qs, const double *qf, doubl
 
 static int V_hessian(const kz_par *p, const double *qs, const double *qf, double *hess)
 {
-  memset(hess, 0, sizeof(double) * NH * NH);
   for (int i = 0; i < NS; i++) hess[i * NH + i] += p->omega1;
   for (int i = 0; i < N; i++) {
     int oa, ob;
@@ -146,15 +143,14 @@ static int W(const kz_par *p, const double *qf, double *w)
 
 static int W_gradient(const kz_par *p, const double *qf, double *g)
 {
-  for (int i = 0; i < NS; i++) g[i] = p->omega2 * qf[i];
+  for (int i = 0; i < NS; i++) g[i] += p->omega2 * qf[i];
   return KZ_OK;
 }
 
 static int W_hessian(const kz_par *p, const double *qf, double *hess)
 {
   (void)qf;
-  memset(hess, 0, sizeof(double) * NS * NS);
-  for (int i = 0; i < NS; i++) hess[i * NS + i] = p->omega2;
+  for (int i = 0; i < NS; i++) hess[i * NS + i] += p->omega2;
   return KZ_OK;
 }
 ]] },

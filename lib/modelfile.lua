@@ -102,7 +102,9 @@ function M.parse_overrides(path, list)
 end
 
 --- Load the model file at `path` with overrides (a list of "key=value" strings, or a table key ->
--- value string); o.how = "c" | "lua" chooses the functions (default: C when the spec has them).
+-- value string); o.how = "c" | "lua" chooses the functions (default: C when the spec has them);
+-- o.library = true for the papers' model files (lib/models/): built as lib/models.lua builds
+-- them (no trial calls in a child process; model.library = path).
 -- Returns { path, name, spec, model, values, y0, T, nq, dim, period, period_source, overrides,
 -- how }.
 function M.load(path, overrides, o)
@@ -175,8 +177,9 @@ function M.load(path, overrides, o)
   local how = o.how or (spec.c ~= nil and "c" or "lua")
   if how == "c" and spec.c == nil then fail(path, "the model has no C functions (spec.c); use the Lua ones") end
   if how == "lua" and spec.lua == nil then fail(path, "the model has no Lua functions (spec.lua); use the C ones") end
-  local ok, model = pcall(um.model, uspec, values, how)
+  local ok, model = pcall(um.model, uspec, values, how, o.library and { probe = false } or nil)
   if not ok then error(tostring(model):gsub("\n.*", ""), 0) end
+  if o.library then model.library = path end
   values = model.values or values -- with the derived parameters
   local mf = { path = path, name = spec.name, spec = spec, model = model, values = values, y0 = y0, T = T,
                nq = nq, dim = dim, how = how, overrides = {} }

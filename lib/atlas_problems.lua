@@ -154,9 +154,12 @@ M.pendulum = {
 -- as `kapitza atlas` loads a user's (lib/modelfile.lua), and its context (the time grid of whole
 -- periods, the Richardson reference, the error) set up by the command's own lib/atlas_user.lua,
 -- with the problem's fixed reference (o.refm), period and words (o: AU.setup's options).
-local function model_file_setup(name, overrides, o)
+-- (o may be a function of the loaded model file mf returning them; shape: models.shape's.)
+local function model_file_setup(name, overrides, o, shape)
   local AU, MF = require "atlas_user", require "modelfile" -- (atlas_user requires this module)
   local mf = MF.load(models.path(name), overrides, { library = true })
+  if shape then shape(mf.model) end
+  if type(o) == "function" then o = o(mf) end
   return AU.setup(mf, o), mf
 end
 M.model_file_setup = model_file_setup
@@ -399,13 +402,16 @@ local function vmi_problem(t)
     quick = t.quick,
   }
   function prob.setup(P, s)
-    local model = t.model(s)
-    local period = t.period(model)
-    local K = math.max(1, math.ceil(P.T / period - 1e-9))
+    local K
+    local ctx = model_file_setup(t.key, { [t.stiff.key] = s, T = P.T }, function(mf)
+      local period = t.period(mf.model)
+      K = math.max(1, math.ceil(P.T / period - 1e-9))
+      return { period = period, period_source = "the stiff springs'", K = K, T = P.T, reference = false }
+    end, vmi.shape[t.key])
+    local model, period = ctx.model, ctx.period
     local st, est = E.richardson(model.sys, model.y0, P.T / K, K, P.refm)
     local ref = st[K]
-    local ctx = { model = model, sys = model.sys, y0 = model.y0, T = P.T, K = K, period = period, ref = ref,
-                  ref_est = est, tol = P.tol }
+    ctx.y0, ctx.ref, ctx.ref_est, ctx.tol = model.y0, ref, est, P.tol
     local zero = {}
     for i = 1, #ref do zero[i] = 0 end
     local size = E.dist(ref, zero)
@@ -506,17 +512,19 @@ M.top = {
 }
 
 function M.top.setup(P, omega)
-  local model = models.top {}
-  local period = 2 * math.pi * model.par.I3 / (omega * model.constants.Pi3hat) -- the spin Pi3/I3
-  local K = math.max(1, math.ceil(P.T / period - 1e-9))
-  local y0 = model.x0(omega, P.Pi1w / omega, P.theta0)
+  local K
+  local ctx, mf = model_file_setup("top", { spin = omega, Pi1 = P.Pi1w / omega, tilt = P.theta0, T = P.T }, function(mf)
+    local period = 2 * math.pi * mf.model.par.I3 / (omega * mf.model.constants.Pi3hat) -- the spin Pi3/I3
+    K = math.max(1, math.ceil(P.T / period - 1e-9))
+    return { period = period, period_source = "the spin Pi3/I3", K = K, T = P.T, reference = false }
+  end, function(m) models.shape.top(m, false) end)
+  local model, y0 = ctx.model, ctx.y0
   local st, est = E.richardson(model.sys, y0, P.T / K, K, P.refm)
   local mx = 0
   for _, x in ipairs(st) do mx = math.max(mx, x[1] * x[1] + x[2] * x[2]) end
   local ref = st[K]
   local xi3 = ref[1] * ref[1] + ref[2] * ref[2]
-  local ctx = { model = model, sys = model.sys, y0 = y0, T = P.T, K = K, period = period, ref = ref, ref_est = est,
-                scale = omega / 1e3, h = P.h_c / (omega * omega), eta_h = P.eta_h }
+  ctx.ref, ctx.ref_est, ctx.scale, ctx.h, ctx.eta_h = ref, est, omega / 1e3, P.h_c / (omega * omega), P.eta_h
   function ctx.err(y) return math.abs(y[1] * y[1] + y[2] * y[2] - xi3) / mx end
   ctx.note = string.format("T = %g s = %d spin periods; reference xi3(T) = %.17g, max xi3 = %.17g over the grid T/%d " ..
                            "(RK4 with %d and %d steps per grid interval, Richardson; RK4 error estimate %.1e)",
@@ -590,15 +598,16 @@ end
 
 function M.dpend.setup(P, omega)
   local Pd = dpend_defaults(P)
-  local model = D.model(Pd, omega)
-  local period = 2 * math.pi / omega
-  local K = whole_periods(P.T, period, 32)
-  local T = K * period
+  local l = math.max(Pd.l1, Pd.l2)
+  local ctx = model_file_setup("dpend", { m1 = Pd.m1, m2 = Pd.m2, l1 = Pd.l1, l2 = Pd.l2, g = Pd.g, vmax = Pd.vmax,
+                                          omega = omega, a1 = Pd.q1, a2 = Pd.q2, T = P.T },
+                               { multiple = 32, reference = false },
+                               function(m) models.shape.dpend(m, { tol = Pd.tol * l * l, max_iter = Pd.max_iter }) end)
+  local model, K, period, T = ctx.model, ctx.K, ctx.period, ctx.T
   local ang0 = D.start(Pd)
   local st, est = E.richardson(model.lagrange, ang0, period, K, P.refm)
   local ref = st[K]
-  local ctx = { model = model, sys = model.sys, y0 = model.state(ang0), T = T, K = K, period = period, ref = ref,
-                ref_est = est, lagrange = model.lagrange, lagrange_y0 = ang0, Pd = Pd }
+  ctx.y0, ctx.ref, ctx.ref_est, ctx.lagrange, ctx.lagrange_y0, ctx.Pd = model.state(ang0), ref, est, model.lagrange, ang0, Pd
   function ctx.err(y) return math.abs(model.angles(y) - ref[1]) end          -- a Cartesian state
   function ctx.err_angles(y) return math.abs(y[1] - ref[1]) end              -- a state of the angle ODE
   ctx.note = string.format("T = %d periods = %.17g s; reference q1(T) = %.17g (the angle ODE, RK4 with %d and %d steps " ..

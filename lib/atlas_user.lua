@@ -75,7 +75,8 @@ end
 -- at whole periods, and the error: the Euclidean norm of the positions' error at T (the whole
 -- state for a first-order model). A problem of the atlas scenarios (lib/atlas_problems.lua) sets
 -- up its model file the same way, with o.period (its own fast period, e.g. eps), o.multiple (K a
--- multiple of it), o.refm = o.refmax (a fixed reference) and o.note(ctx) (its words for the data
+-- multiple of it) or o.K and o.T (its own grid), o.refm = o.refmax (a fixed reference) or
+-- o.reference = false (its own, set by the problem), and o.note(ctx) (its words for the data
 -- files' headers); ctx.ref_est_state is the reference's estimate over the whole state.
 function M.setup(mf, o)
   o = o or {}
@@ -88,8 +89,8 @@ function M.setup(mf, o)
     if not period then period, psrc = mf.T / 100, "none found (the force does not vary with the state at y0): T/100" end
   end
   local K0 = mf.T / period
-  local K = AP.whole_periods(mf.T, period, o.multiple or (K0 >= 64 and 32 or 1))
-  local T = K * period
+  local K = o.K or AP.whole_periods(mf.T, period, o.multiple or (K0 >= 64 and 32 or 1))
+  local T = o.T or K * period
   local model, y0 = mf.model, mf.y0
   local n = mf.nq > 0 and mf.nq or mf.dim
   local refm, refmax = o.refm or 64, o.refmax or 1024

@@ -119,7 +119,8 @@ function M.load(path, overrides, o)
   end
   local nq = type(spec.nq) == "number" and spec.nq or 0
   local dim = nq > 0 and 2 * nq or spec.dim
-  if type(dim) ~= "number" then fail(path, "give nq (second-order form) or dim (first-order form)") end
+  local vmi = spec.vmi ~= nil and spec.nq == nil and spec.dim == nil -- y = (qs, qf, ps, pf): the size once the values are known
+  if type(dim) ~= "number" and not vmi then fail(path, "give nq (second-order form) or dim (first-order form)") end
   -- the keys an override may name
   for _, k in ipairs(order) do
     if not (isparam[k] or k == "T" or k == "y0" or (nq > 0 and (k == "q0" or k == "v0"))) then
@@ -143,14 +144,26 @@ function M.load(path, overrides, o)
       fail(path, string.format("parameter '%s' has no value: give it in values = { ... } or as %s=...", p, p))
     end
   end
+  if vmi then -- the sizes: numbers, or names of parameters
+    local function size(x) if type(x) == "string" then return values[x] end return x end
+    local ns, nf = size(spec.vmi.ns), size(spec.vmi.nf)
+    if type(ns) ~= "number" or type(nf) ~= "number" then fail(path, "vmi.ns and vmi.nf must be numbers or parameter names") end
+    dim = 2 * (ns + nf)
+  end
   -- the initial state: the file's (y0, or q0 and v0), then the overrides
   if ov.y0 and (ov.q0 or ov.v0) then fail(path, "give y0 or q0/v0, not both") end
   if spec.y0 ~= nil and (spec.q0 ~= nil or spec.v0 ~= nil) then fail(path, "the file gives y0 and q0/v0: keep one") end
-  if nq == 0 and (spec.q0 ~= nil or spec.v0 ~= nil) then fail(path, "q0/v0 belong to the second-order form (nq); give y0") end
+  if nq == 0 and not vmi and (spec.q0 ~= nil or spec.v0 ~= nil) then fail(path, "q0/v0 belong to the second-order form (nq); give y0") end
   local y0
+  -- a state given as a function of the parameters is the model's (usermodel computes it)
+  local later = not ov.y0 and (vmi or type(spec.y0) == "function" or type(spec.q0) == "function" or type(spec.v0) == "function")
+  local function state_overrides()
+    if ov.q0 then local q = numbers(path, "q0", ov.q0, nq); for i = 1, nq do y0[i] = q[i] end end
+    if ov.v0 then local v = numbers(path, "v0", ov.v0, nq); for i = 1, nq do y0[nq + i] = v[i] end end
+  end
   if ov.y0 then
     y0 = numbers(path, "y0", ov.y0, dim)
-  else
+  elseif not later then
     if spec.y0 ~= nil then
       y0 = file_list(path, "y0", spec.y0, dim)
     elseif spec.q0 ~= nil then
@@ -164,13 +177,12 @@ function M.load(path, overrides, o)
     else
       fail(path, string.format("no initial state: give %s in the file or as key=value", nq > 0 and "q0 (and v0) or y0" or "y0"))
     end
-    if ov.q0 then local q = numbers(path, "q0", ov.q0, nq); for i = 1, nq do y0[i] = q[i] end end
-    if ov.v0 then local v = numbers(path, "v0", ov.v0, nq); for i = 1, nq do y0[nq + i] = v[i] end end
+    state_overrides()
   end
-  -- the end time
+  -- the end time (a function of the parameters: the model's)
   local T = ov.T and numbers(path, "T", ov.T, 1)[1] or spec.T
   if T == nil then fail(path, "no end time: give T in the file or T=...") end
-  if not finite(T) or T <= 0 then fail(path, string.format("T must be a finite number > 0 (got %s)", tostring(T))) end
+  if type(T) ~= "function" and (not finite(T) or T <= 0) then fail(path, string.format("T must be a finite number > 0 (got %s)", tostring(T))) end
   -- the model itself (usermodel's spec: the file's, without this module's own fields)
   local uspec = {}
   for k, v in pairs(spec) do if not OWN[k] then uspec[k] = v end end
@@ -180,6 +192,13 @@ function M.load(path, overrides, o)
   local ok, model = pcall(um.model, uspec, values, how, o.library and { probe = false } or nil)
   if not ok then error(tostring(model):gsub("\n.*", ""), 0) end
   if o.library then model.library = path end
+  if later then
+    if not model.y0 then fail(path, "no initial state: the model computed none") end
+    y0 = {}
+    for i = 1, dim do y0[i] = model.y0[i] end
+    state_overrides()
+  end
+  if type(T) == "function" then T = model.T end
   values = model.values or values -- with the derived parameters
   local mf = { path = path, name = spec.name, spec = spec, model = model, values = values, y0 = y0, T = T,
                nq = nq, dim = dim, how = how, overrides = {} }
@@ -187,7 +206,7 @@ function M.load(path, overrides, o)
     mf.overrides[#mf.overrides + 1] = k .. "=" .. (type(ov[k]) == "number" and string.format("%.17g", ov[k]) or ov[k])
   end
   -- the fast period
-  if model.omega then
+  if model.omega and model.omega > 0 then -- (omega = 0: not forced, e.g. the free top)
     mf.period, mf.period_source = 2 * math.pi / model.omega, string.format("2 pi/omega, omega = %.6g", model.omega)
   elseif spec.period ~= nil then
     local p = spec.period

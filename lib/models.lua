@@ -127,8 +127,18 @@ function M.dpend(t)
   t = t or {}
   local v = params(t, { "m1", "m2", "l1", "l2", "g", "vmax", "omega", "theta0" }, { theta0 = 0 }, "dpend")
   positive(v, { "m1", "m2", "l1", "l2", "omega" }, "dpend")
-  local obj = build("dpend", v)
-  local ang = um.model(M.spec("dpend").lagrange, v, "c", LIBRARY)
+  return M.shape.dpend(build("dpend", v), t)
+end
+
+--- What lib/models.lua adds to a model built from a model file of lib/models/ (M.shape.<name>(m,
+-- t), t the options of M.<name>): the same for a model the atlas loads with lib/modelfile.lua.
+M.shape = {}
+
+--- dpend: the angle model (the file's `lagrange` spec) as lagrange and avg, the Newton options
+-- t.tol and t.max_iter, residual(y).
+function M.shape.dpend(obj, t)
+  t = t or {}
+  local ang = um.model(M.spec("dpend").lagrange, obj.values, "c", LIBRARY)
   obj.angle_model, obj.lagrange, obj.avg = ang, ang.sys, ang.avg
   if t.tol ~= nil then obj.con.tol = kz.finite(t.tol, "dpend.tol") end
   if t.max_iter ~= nil then obj.con.max_iter = kz.finite(t.max_iter, "dpend.max_iter") end
@@ -158,9 +168,13 @@ function M.top(t)
   positive(v, { "M", "I1", "I2", "I3" }, "top")
   nonnegative(v, { "nu" }, "top")
   if v.forcing ~= kz.C.KZ_TOP_FREE and v.nu == 0 then error("top.nu must be > 0 with a forcing", 2) end
-  local m = build("top", v)
-  -- the sets by the thesis's equation numbers ((40) belongs to the transverse vibration (38))
-  m.slow = { ["32"] = m.slow.xi32, ["37"] = m.slow.xi37, ["40"] = t.forcing == "transverse" and m.slow.xi40 or nil }
+  return M.shape.top(build("top", v), t.forcing == "transverse")
+end
+
+--- top: the slow sets by the thesis's equation numbers ((40) only with the transverse vibration
+-- (38)), constants and x0(spin, Pi1, theta0).
+function M.shape.top(m, transverse)
+  m.slow = { ["32"] = m.slow.xi32, ["37"] = m.slow.xi37, ["40"] = transverse and m.slow.xi40 or nil }
   for _, d in ipairs(m.derivatives) do d.part = d.part:gsub("^slow%.xi(%d+)", "slow.%1") end
   m.constants = m.thesis_constants()
   --- the thesis's initial state: Gamma = (0, sin theta0, cos theta0), Pi = (Pi1, 0, spin Pi3^)

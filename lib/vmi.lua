@@ -99,10 +99,14 @@ end
 -- p^s = p^f = (1,0,0): the model file lib/models/fpu.lua (lib/models.lua's models.fpu).
 function M.fpu(t)
   t = t or {}
-  local o = models.fpu { l = t.l or 3, omega = t.omega or 50 }
-  o.kind, o.omega = "fpu", o.par.omega
-  return o
+  return M.shape.fpu(models.fpu { l = t.l or 3, omega = t.omega or 50 })
 end
+
+--- What this module adds to the models of lib/models/fpu.lua and ring.lua (kind; FPU: omega).
+M.shape = {
+  fpu = function(o) o.kind, o.omega = "fpu", o.par.omega; return o end,
+  ring = function(o) o.kind = "ring"; return o end,
+}
 
 --- Oscillatory energies of the stiff springs I_j = (p_j^f^2 + omega^2 q_j^f^2)/2 (HLW I.5.1) of
 -- the state at y (cdata pointer to one row); returns I_1..I_l and their sum.
@@ -127,8 +131,7 @@ function M.ring(t)
   local o = models.ring { mass = t.mass or 2, eps = t.eps or 5, omega1 = t.omega1 or 2, omega2 = t.omega2 or 4000,
                           g = t.g or 9.81, g_sign = gr == "physical" and 1 or -1, r = t.r, h = t.h,
                           directions = t.directions or "unperturbed" }
-  o.kind = "ring"
-  return o
+  return M.shape.ring(o)
 end
 
 --- Angular momentum L = sum_i q_i x p_i of the ring state y (cdata row or Lua array, 0-based).

@@ -214,6 +214,30 @@ describe("the papers' models as model files give the built-in numbers bit for bi
     end
   end)
 
+  it("load as model files (lib/modelfile.lua, the path of kapitza check and atlas): the paper's case, overrides", function()
+    local MF = require "modelfile"
+    local dims = { pendulum = 2, ste = 2, kepler = 4, vdp = 2, dpend = 8, top = 6, fpu = 12, ring = 36 }
+    for name, dim in pairs(dims) do
+      local mf = MF.load(models.path(name))
+      assert.are.equal(dim, #mf.y0, name)
+      assert.is_true(mf.T > 0, name)
+      if name == "top" then assert.is_nil(mf.period) else assert.is_true(mf.period > 0, name) end -- the free top: nu = 0
+    end
+    local kep = MF.load(models.path("kepler"), { "eps=2^-10" })
+    assert.are.equal(math.pi / 8 * 2 ^ 10, kep.T); assert.are.equal(2 * math.pi, kep.period)
+    local ste = MF.load(models.path("ste"), { "eps=1e-4" })
+    assert.are.equal(2 * math.pi / 1e-4, ste.model.omega) -- derived
+    local ok, err = pcall(MF.load, models.path("ste"), { "omega=5" })
+    assert.is_false(ok); assert.truthy(err:find("derived", 1, true), err)
+    local fpu = MF.load(models.path("fpu"), { "l=4", "omega=100" })
+    assert.are.same({ 1, 0, 0, 0, 0.01, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0 }, fpu.y0)
+    local dp = MF.load(models.path("dpend"), { "a1=0.3" })
+    local b = builtin.dpend { m1 = 0.01, m2 = 0.005, l1 = 0.2, l2 = 0.1, g = 9.8, vmax = 4, omega = 1e4 }
+    same(dp.y0, b.state { 0.3, 0, 0, 0 }, "dpend y0")
+    local top = MF.load(models.path("top"), { "spin=1000", "Pi1=0.001" })
+    same(top.y0, builtin.top {}.x0(1000, 0.001, 0.2), "top y0")
+  end)
+
   it("checks the parameters as the C constructors did, naming the parameter", function()
     for _, c in ipairs { { models.pendulum, { l = 0, g = 9.8, vmax = 4, omega = 1 }, "pendulum.l" },
                          { models.pendulum, { l = 0.2, g = 9.8, vmax = 0 / 0, omega = 1 }, "pendulum.vmax" },

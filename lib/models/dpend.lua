@@ -45,7 +45,11 @@ return {
     local y = state(p, { p.a1, p.a2, 0, 0 })
     return { y[1], y[2], y[3], y[4] }
   end,
-  v0 = { 0, 0, 0, 0 }, T = 1,
+  v0 = function(p) -- at rest (zeros signed as state() gives them)
+    local y = state(p, { p.a1, p.a2, 0, 0 })
+    return { y[5], y[6], y[7], y[8] }
+  end,
+  T = 1,
   constraints = { m = 2, mass = { "m1", "m1", "m2", "m2" }, max_iter = 50,
                   tol = function(p) local l = math.max(p.l1, p.l2); return 1e-15 * l * l end },
   helpers = {

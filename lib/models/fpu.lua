@@ -30,7 +30,7 @@ return {
     v[1], v[p.l + 1] = 1, 1
     return v
   end,
-  T = 200,
+  T = 200, period = function(p) return 2 * math.pi / p.omega end, -- the stiff springs' (uncoupled)
   c = { vmi = { V = "V", V_gradient = "V_gradient", V_hessian = "V_hessian", W = "W", W_gradient = "W_gradient",
                 W_hessian = "W_hessian" }, source = [==[
 /* The soft spring j = 0..l: d_j = sum cf[k] z[idx[k]] over the stacked z = (qs, qf). */

@@ -56,7 +56,7 @@ return {
   values = { mass = 2, eps = 5, omega1 = 2, omega2 = 4000, g = 9.81, g_sign = 1 },
   vmi = { ns = 9, nf = 9, mass_s = "mass", mass_f = "mass", accumulate = true },
   y0 = function(p) return initial_state(p) end,
-  T = 10,
+  T = 10, period = function(p) return 2 * math.pi / math.sqrt(p.omega2 / p.mass) end, -- the fast bodies' springs
   helpers = { initial_state = initial_state },
   c = { vmi = { V = "V", V_gradient = "V_gradient", V_hessian = "V_hessian", W = "W", W_gradient = "W_gradient",
                 W_hessian = "W_hessian" }, source = [[

@@ -10,14 +10,18 @@
 -- Fields of the file's spec read here (the rest goes to usermodel.model unchanged):
 --   values    { name = number, ... }: a default for every parameter (theta0 may be left out: 0)
 --   q0, v0    initial positions and velocities (second-order form, nq numbers each; v0 defaults
---             to zeros), or y0: the whole initial state (dim numbers; either form)
---   T         the default end time
+--             to zeros), or y0: the whole initial state (dim numbers; either form); a vmi model
+--             (y = (qs, qf, ps, pf), sizes maybe named by parameters) gives q0 and p0, or y0. Each
+--             may be a function of the parameters (then the model computes it, lib/usermodel.lua)
+--   T         the default end time (a number, or a function of the parameters)
 --   period    (optional, kept out of the spec usermodel sees) the fast period of a model that has
 --             no parameter 'omega': a number, or a function of the parameter values returning one
 --             (e.g. function(p) return p.eps end, or 2*math.pi for a model in the fast time tau)
 -- The fast period is named one way throughout: period = 2 pi / omega for a fast-forced model (a
 -- parameter 'omega': the phase is theta = omega t + theta0), else the spec's `period` (where a
--- paper writes eps for it), else estimated (see M.scales).
+-- paper writes eps for it), else estimated (see M.scales). (omega = 0 is no forcing: a derived
+-- omega = nu of the free top, lib/models/top.lua.) A parameter the spec derives from the others
+-- (spec.derived) is not an override.
 --
 -- Overrides, strictly: a parameter name, T, q0, v0 or y0 (comma lists); numbers as scenarios take
 -- them (1e4, 1/160, 2*pi). An unknown key, an unreadable number, a list of the wrong length, a key

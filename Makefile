@@ -31,6 +31,8 @@ OBJ     := $(patsubst lib/%.c,build/obj/%.o,$(SRC))
 AOBJ    := $(patsubst lib/%.c,build/asan/%.o,$(SRC))
 # The Lua modules: the bindings (lib/lua) and the experiment machinery (lib/experiment).
 LUAMOD  := $(wildcard lib/lua/*.lua lib/experiment/*.lua)
+# the papers' model files (lib/lua/models.lua builds the built-in models from them)
+MODELFILES := $(wildcard lib/models/*.lua)
 SCEN    := $(sort $(basename $(notdir $(wildcard scenarios/*.lua))))
 # Every figure of paper/figures is drawn by its scenario into DIR/figures (scenario.lua, sc:figure)
 # and comes with its stamp; the benchmark figures (figures/bench-*.gp) are drawn by make bench.
@@ -95,7 +97,7 @@ deps-peers:
 # One stamp per scenario: it writes its own files under paper/ (never another's), so -j2 is safe;
 # it also draws its own figures (figures/<id>*.gp and the .gpi files they load).
 .SECONDEXPANSION:
-build/stamp/%.ok: scenarios/%.lua lib/libkapitza.so $(LUAMOD) $(wildcard figures/*.gpi) $$(wildcard figures/$$*.gp) | deps
+build/stamp/%.ok: scenarios/%.lua lib/libkapitza.so $(LUAMOD) $(MODELFILES) $(wildcard figures/*.gpi) $$(wildcard figures/$$*.gp) | deps
 	@mkdir -p $(@D)
 	$(LUAJIT) scenarios/$*.lua --out paper
 	@touch $@
@@ -208,6 +210,8 @@ install: build/dist/$(SOFILE) build/dist/libkapitza.a
 	  > $(call shq,$(D_PC)/kapitza.pc)
 	install -m 644 lib/lua/kapitza.lua $(call shq,$(D_LUA)/kapitza.lua)
 	install -m 644 $(LUAOTHER) $(call shq,$(D_LUA)/kapitza/)
+	install -d $(call shq,$(D_LUA)/kapitza/models)
+	install -m 644 $(MODELFILES) $(call shq,$(D_LUA)/kapitza/models/)
 	install -d $(call shq,$(D_BIN)) $(call shq,$(D_LUA)/kapitza/figures) $(call shq,$(D_LUA)/kapitza/scripts)
 	for f in $(KZDATA); do install -m 644 $$f $(call shq,$(D_LUA)/kapitza)/$$f || exit 1; done
 	rel=$$(realpath -m -s --relative-to=$(call shq,$(BINDIR)) $(call shq,$(LUADIR))) && \
@@ -225,6 +229,7 @@ uninstall:
 	  $(call shq,$(D_LIB)/libkapitza.so) $(call shq,$(D_LIB)/libkapitza.a) $(call shq,$(D_PC)/kapitza.pc) \
 	  $(call shq,$(D_LUA)/kapitza.lua) $(call shq,$(D_LUA)/kapitza/config.lua) $(call shq,$(D_BIN)/kapitza)
 	cd $(call shq,$(D_LUA)/kapitza) 2>/dev/null && rm -f $(notdir $(LUAOTHER)) $(KZDATA) || true
+	cd $(call shq,$(D_LUA)/kapitza/models) 2>/dev/null && rm -f $(notdir $(MODELFILES)) || true
 	cd $(call shq,$(D_INC)/kapitza) 2>/dev/null && rm -f $(notdir $(KZHDR)) || true
-	-rmdir $(call shq,$(D_LUA)/kapitza/figures) $(call shq,$(D_LUA)/kapitza/scripts) 2>/dev/null
+	-rmdir $(call shq,$(D_LUA)/kapitza/figures) $(call shq,$(D_LUA)/kapitza/scripts) $(call shq,$(D_LUA)/kapitza/models) 2>/dev/null
 	-rmdir $(call shq,$(D_LUA)/kapitza) $(call shq,$(D_INC)/kapitza) 2>/dev/null

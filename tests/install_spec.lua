@@ -125,6 +125,10 @@ local osc = { name = "osc", nq = 1, params = { "k" }, c = { accel = "f", source 
   "static int f(const kz_par *p, double t, const double *q, double *a) { (void)t; a[0] = -p->k * q[0]; return KZ_OK; }" } }
 local y = kz.run(um.model(osc, { k = 1 }).sys, "rk4", 0, 1e-3, 1000, { 1, 0 })
 print(string.format("cos1 %.6f", y[1]))
+local models = require "models" -- the papers' models, from their installed model files
+local pend = models.pendulum { l = 0.2, g = 9.8, vmax = 4, omega = 100 }
+print("models " .. models.dir .. " " .. pend.library)
+print(string.format("pend %.17g", kz.run(pend.sys, "rk4", 0, 1e-4, 100, { 0.5, 0 })[1]))
 ]]
     local f = assert(io.open(dir .. "/prog.lua", "wb"))
     f:write(prog)
@@ -137,6 +141,9 @@ print(string.format("cos1 %.6f", y[1]))
     assert.is_nil(out:find(U.root, 1, true), out)
     assert.truthy(out:find("installed true " .. prefix .. "/lib/libkapitza.so." .. kz.version:match("^%d+"), 1, true), out)
     assert.truthy(out:find("cos1 0.540302", 1, true), out)
+    assert.truthy(out:find("models " .. prefix .. "/share/lua/5.1/kapitza/models " .. prefix .. "/share/lua/5.1/kapitza/models/pendulum.lua", 1, true), out)
+    local pend = models.pendulum { l = 0.2, g = 9.8, vmax = 4, omega = 100 }
+    assert.truthy(out:find(string.format("pend %.17g", kz.run(pend.sys, "rk4", 0, 1e-4, 100, { 0.5, 0 })[1]), 1, true), out)
   end)
 
   it("a PREFIX with a space installs there (nothing beside it), pkg-config escapes it, the C example builds and runs; uninstall removes it", function()

@@ -150,20 +150,27 @@ M.pendulum = {
   quick = { omega = { 1e3, 1e4 } },
 }
 
+-- The atlas's model of a problem: the model file lib/models/<name>.lua loaded with the overrides
+-- as `kapitza atlas` loads a user's (lib/experiment/modelfile.lua), and its context (the time grid of whole
+-- periods, the Richardson reference, the error) set up by the command's own lib/experiment/atlas_user.lua,
+-- with the problem's fixed reference (o.refm), period and words (o: AU.setup's options).
+-- (o may be a function of the loaded model file mf returning them; shape: models.shape's.)
+local function model_file_setup(name, overrides, o, shape)
+  local AU, MF = require "atlas_user", require "modelfile" -- (atlas_user requires this module)
+  local mf = MF.load(models.path(name), overrides, { library = true })
+  if shape then shape(mf.model) end
+  if type(o) == "function" then o = o(mf) end
+  return AU.setup(mf, o), mf
+end
+M.model_file_setup = model_file_setup
+
 function M.pendulum.setup(P, omega)
-  local model = models.pendulum { l = P.l, g = P.g, vmax = P.vmax, omega = omega }
-  local period = 2 * math.pi / omega
-  local K = whole_periods(P.T, period, 32)
-  local T = K * period
-  local y0 = { P.q0, 0 }
-  local st, est = E.richardson(model.sys, y0, period, K, P.refm)
-  local ref = st[K]
-  local ctx = { model = model, sys = model.sys, y0 = y0, T = T, K = K, period = period, ref = ref, ref_est = est }
-  function ctx.err(y) return math.abs(y[1] - ref[1]) end
-  ctx.err_slow = function(q) return math.abs(q - ref[1]) end
-  ctx.note = string.format("T = %d periods = %.17g s; reference q(T) = %.17g (RK4 with %d and %d steps per period, " ..
-                           "Richardson; RK4 error estimate %.1e)", K, T, ref[1], P.refm, 2 * P.refm, est)
-  ctx.peer = { sys = model.sys, y0 = y0, t1 = T, err = ctx.err }
+  local ctx = model_file_setup("pendulum", { omega = omega, l = P.l, g = P.g, vmax = P.vmax, q0 = P.q0, T = P.T },
+                               { refm = P.refm, refmax = P.refm, multiple = 32, note = function(c)
+    return string.format("T = %d periods = %.17g s; reference q(T) = %.17g (RK4 with %d and %d steps per period, " ..
+                         "Richardson; RK4 error estimate %.1e)", c.K, c.T, c.ref[1], P.refm, 2 * P.refm, c.ref_est_state) end })
+  ctx.ref_est = ctx.ref_est_state
+  ctx.peer = { sys = ctx.sys, y0 = ctx.y0, t1 = ctx.T, err = ctx.err }
   return ctx
 end
 
@@ -236,20 +243,15 @@ M.ste = {
 }
 
 function M.ste.setup(P, eps)
-  local model = models.ste { eps = eps, g = P.g, l = P.l }
-  local K = whole_periods(P.T, eps, 32)
-  local T = K * eps
   -- the true solution starts from the reconstruction (3.4) of the averaged data at t = 0
-  local y0 = { P.Theta0, P.Omega0 - math.sin(P.Theta0) / (2 * math.pi * P.l) }
-  local st, est = E.richardson(model.sys, y0, eps, K, P.refm)
-  local ref = st[K]
-  local ctx = { model = model, sys = model.sys, y0 = y0, T = T, K = K, period = eps, ref = ref, ref_est = est,
-                hmm_y0 = { P.Theta0, P.Omega0 } }
-  function ctx.err(y) return math.abs(y[1] - ref[1]) end
-  function ctx.err_slow(q) return math.abs(q - ref[1]) end
-  ctx.note = string.format("T = %d periods = %.17g s; reference theta(T) = %.17g (RK4 with %d and %d steps per period, " ..
-                           "Richardson; RK4 error estimate %.1e)", K, T, ref[1], P.refm, 2 * P.refm, est)
-  ctx.peer = { sys = model.sys, y0 = y0, t1 = T, err = ctx.err }
+  local v0 = P.Omega0 - math.sin(P.Theta0) / (2 * math.pi * P.l)
+  local ctx = model_file_setup("ste", { eps = eps, g = P.g, l = P.l, q0 = P.Theta0, v0 = v0, T = P.T },
+                               { period = eps, period_source = "eps", multiple = 32, refm = P.refm, refmax = P.refm,
+                                 note = function(c)
+    return string.format("T = %d periods = %.17g s; reference theta(T) = %.17g (RK4 with %d and %d steps per period, " ..
+                         "Richardson; RK4 error estimate %.1e)", c.K, c.T, c.ref[1], P.refm, 2 * P.refm, c.ref_est_state) end })
+  ctx.ref_est, ctx.hmm_y0 = ctx.ref_est_state, { P.Theta0, P.Omega0 }
+  ctx.peer = { sys = ctx.sys, y0 = ctx.y0, t1 = ctx.T, err = ctx.err }
   return ctx
 end
 
@@ -320,23 +322,21 @@ local function sam_problem(t)
     end
   end
   function prob.setup(P, eps)
-    local model = t.model(eps)
     local K = math.floor(P.periods / eps + 0.5)
     if K < 1 or math.abs(K - P.periods / eps) > 1e-9 * K then
       error(string.format("periods/eps = %g is not a whole number of periods", P.periods / eps), 0)
     end
-    local period = 2 * math.pi
-    local T = K * period
-    local st, est = E.richardson(model.sys, t.y0, period, K, P.refm)
-    local ref = st[K]
-    local ctx = { model = model, sys = model.sys, y0 = t.y0, T = T, K = K, period = period, ref = ref, ref_est = est }
-    function ctx.err(y) return E.dist(y, ref) end
-    ctx.note = string.format("tau_end = %d periods = %.17g; reference y(tau_end) = (%s) (RK4 with %d and %d steps per " ..
-      "period, Richardson; RK4 error estimate %.1e)", K, T, table.concat((function()
-        local c = {}
-        for i, v in ipairs(ref) do c[i] = string.format("%.17g", v) end
-        return c end)(), ", "), P.refm, 2 * P.refm, est)
-    ctx.peer = { sys = model.sys, y0 = t.y0, t1 = T, err = ctx.err, fast = t.fast.sys }
+    local y0 = {}
+    for i, v in ipairs(t.y0) do y0[i] = string.format("%.17g", v) end
+    local ctx = model_file_setup(t.key, { eps = eps, T = K * 2 * math.pi, y0 = table.concat(y0, ",") },
+                                 { multiple = 1, refm = P.refm, refmax = P.refm, note = function(c)
+      local r = {}
+      for i, v in ipairs(c.ref) do r[i] = string.format("%.17g", v) end
+      return string.format("tau_end = %d periods = %.17g; reference y(tau_end) = (%s) (RK4 with %d and %d steps per " ..
+                           "period, Richardson; RK4 error estimate %.1e)", c.K, c.T, table.concat(r, ", "), P.refm,
+                           2 * P.refm, c.ref_est_state) end })
+    ctx.ref_est = ctx.ref_est_state
+    ctx.peer = { sys = ctx.sys, y0 = ctx.y0, t1 = ctx.T, err = ctx.err, fast = t.fast.sys }
     return ctx
   end
   local sample = t.model(2^-10)
@@ -402,13 +402,16 @@ local function vmi_problem(t)
     quick = t.quick,
   }
   function prob.setup(P, s)
-    local model = t.model(s)
-    local period = t.period(model)
-    local K = math.max(1, math.ceil(P.T / period - 1e-9))
+    local K
+    local ctx = model_file_setup(t.key, { [t.stiff.key] = s, T = P.T }, function(mf)
+      local period = t.period(mf.model)
+      K = math.max(1, math.ceil(P.T / period - 1e-9))
+      return { period = period, period_source = "the stiff springs'", K = K, T = P.T, reference = false }
+    end, vmi.shape[t.key])
+    local model, period = ctx.model, ctx.period
     local st, est = E.richardson(model.sys, model.y0, P.T / K, K, P.refm)
     local ref = st[K]
-    local ctx = { model = model, sys = model.sys, y0 = model.y0, T = P.T, K = K, period = period, ref = ref,
-                  ref_est = est, tol = P.tol }
+    ctx.y0, ctx.ref, ctx.ref_est, ctx.tol = model.y0, ref, est, P.tol
     local zero = {}
     for i = 1, #ref do zero[i] = 0 end
     local size = E.dist(ref, zero)
@@ -509,17 +512,19 @@ M.top = {
 }
 
 function M.top.setup(P, omega)
-  local model = models.top {}
-  local period = 2 * math.pi * model.par.I3 / (omega * model.constants.Pi3hat) -- the spin Pi3/I3
-  local K = math.max(1, math.ceil(P.T / period - 1e-9))
-  local y0 = model.x0(omega, P.Pi1w / omega, P.theta0)
+  local K
+  local ctx, mf = model_file_setup("top", { spin = omega, Pi1 = P.Pi1w / omega, tilt = P.theta0, T = P.T }, function(mf)
+    local period = 2 * math.pi * mf.model.par.I3 / (omega * mf.model.constants.Pi3hat) -- the spin Pi3/I3
+    K = math.max(1, math.ceil(P.T / period - 1e-9))
+    return { period = period, period_source = "the spin Pi3/I3", K = K, T = P.T, reference = false }
+  end, function(m) models.shape.top(m, false) end)
+  local model, y0 = ctx.model, ctx.y0
   local st, est = E.richardson(model.sys, y0, P.T / K, K, P.refm)
   local mx = 0
   for _, x in ipairs(st) do mx = math.max(mx, x[1] * x[1] + x[2] * x[2]) end
   local ref = st[K]
   local xi3 = ref[1] * ref[1] + ref[2] * ref[2]
-  local ctx = { model = model, sys = model.sys, y0 = y0, T = P.T, K = K, period = period, ref = ref, ref_est = est,
-                scale = omega / 1e3, h = P.h_c / (omega * omega), eta_h = P.eta_h }
+  ctx.ref, ctx.ref_est, ctx.scale, ctx.h, ctx.eta_h = ref, est, omega / 1e3, P.h_c / (omega * omega), P.eta_h
   function ctx.err(y) return math.abs(y[1] * y[1] + y[2] * y[2] - xi3) / mx end
   ctx.note = string.format("T = %g s = %d spin periods; reference xi3(T) = %.17g, max xi3 = %.17g over the grid T/%d " ..
                            "(RK4 with %d and %d steps per grid interval, Richardson; RK4 error estimate %.1e)",
@@ -593,15 +598,16 @@ end
 
 function M.dpend.setup(P, omega)
   local Pd = dpend_defaults(P)
-  local model = D.model(Pd, omega)
-  local period = 2 * math.pi / omega
-  local K = whole_periods(P.T, period, 32)
-  local T = K * period
+  local l = math.max(Pd.l1, Pd.l2)
+  local ctx = model_file_setup("dpend", { m1 = Pd.m1, m2 = Pd.m2, l1 = Pd.l1, l2 = Pd.l2, g = Pd.g, vmax = Pd.vmax,
+                                          omega = omega, a1 = Pd.q1, a2 = Pd.q2, T = P.T },
+                               { multiple = 32, reference = false },
+                               function(m) models.shape.dpend(m, { tol = Pd.tol * l * l, max_iter = Pd.max_iter }) end)
+  local model, K, period, T = ctx.model, ctx.K, ctx.period, ctx.T
   local ang0 = D.start(Pd)
   local st, est = E.richardson(model.lagrange, ang0, period, K, P.refm)
   local ref = st[K]
-  local ctx = { model = model, sys = model.sys, y0 = model.state(ang0), T = T, K = K, period = period, ref = ref,
-                ref_est = est, lagrange = model.lagrange, lagrange_y0 = ang0, Pd = Pd }
+  ctx.y0, ctx.ref, ctx.ref_est, ctx.lagrange, ctx.lagrange_y0, ctx.Pd = model.state(ang0), ref, est, model.lagrange, ang0, Pd
   function ctx.err(y) return math.abs(model.angles(y) - ref[1]) end          -- a Cartesian state
   function ctx.err_angles(y) return math.abs(y[1] - ref[1]) end              -- a state of the angle ODE
   ctx.note = string.format("T = %d periods = %.17g s; reference q1(T) = %.17g (the angle ODE, RK4 with %d and %d steps " ..

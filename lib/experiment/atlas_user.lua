@@ -81,19 +81,24 @@ end
 -- and 2m steps per period, Richardson extrapolation; m doubled from o.refm until its estimated
 -- error is below min(tol)/100, or m = o.refmax), the slow scale tau from the reference's states
 -- at whole periods, and the error: the Euclidean norm of the positions' error at T (the whole
--- state for a first-order model).
+-- state for a first-order model). A problem of the atlas scenarios (lib/experiment/atlas_problems.lua) sets
+-- up its model file the same way, with o.period (its own fast period, e.g. eps), o.multiple (K a
+-- multiple of it) or o.K and o.T (its own grid), o.refm = o.refmax (a fixed reference) or
+-- o.reference = false (its own, set by the problem), and o.note(ctx) (its words for the data
+-- files' headers); ctx.ref_est_state is the reference's estimate over the whole state.
 function M.setup(mf, o)
   o = o or {}
   local tol = o.tol or M.default_tol
   local period, psrc = mf.period, mf.period_source
+  if o.period then period, psrc = o.period, o.period_source or "given" end -- a problem's own (lib/experiment/atlas_problems.lua)
   if not period then
     period = MF.estimate_period(mf)
     psrc = "estimated: 2 pi / (fastest natural frequency at y0, from the Jacobian of the force)"
     if not period then period, psrc = mf.T / 100, "none found (the force does not vary with the state at y0): T/100" end
   end
   local K0 = mf.T / period
-  local K = AP.whole_periods(mf.T, period, K0 >= 64 and 32 or 1)
-  local T = K * period
+  local K = o.K or AP.whole_periods(mf.T, period, o.multiple or (K0 >= 64 and 32 or 1))
+  local T = o.T or K * period
   local model, y0 = mf.model, mf.y0
   local n = MF.measured(mf)
   local refm, refmax = o.refm or 64, o.refmax or 1024
@@ -105,6 +110,7 @@ function M.setup(mf, o)
     if constrained then st, est, ests = M.richardson(model.sys, "herk3", 3, y0, period, K, refm)
     else st, est, ests = E.richardson(model.sys, y0, period, K, refm) end
     evals = evals + K * 3 * refm * 4
+    ests.all = est -- the largest over the whole state (E.richardson's)
     local s = 0
     for i = 1, n do s = s + ests[i] * ests[i] end
     est = math.sqrt(s)
@@ -122,7 +128,8 @@ function M.setup(mf, o)
   if tau_bound then tau = T end
   local qref = ref and MF.slow_part(mf, ref) or MF.slow_part(mf, y0)
   local ctx = { mf = mf, model = model, sys = model.sys, y0 = y0, T = T, K = K, period = period, period_source = psrc,
-                ref = ref, ref_est = est, refm = refm, tau = tau, tau_bound = tau_bound, tol = tol, ref_evals = evals }
+                ref = ref, ref_est = est, refm = refm, tau = tau, tau_bound = tau_bound, tol = tol, ref_evals = evals,
+                ref_est_state = ests and ests.all }
   function ctx.err(y) return E.dist(MF.slow_part(mf, y), qref) end
   function ctx.err_slow(Q)
     if type(Q) == "number" then Q = { Q } end
@@ -152,6 +159,7 @@ function M.setup(mf, o)
     "slow scale tau = %.6g%s; reference y(T): %s with %d and %d steps per period, Richardson, its error in the measured " ..
     "components estimated at %.1e (|y_2m - y_m|/(2^p - 1), a bound on the extrapolated value's)",
     K, T, mf.T, period, psrc, tau, tau_bound and " (nothing moved: the run's length)" or "", ctx.ref_what, refm, 2 * refm, est)
+  if o.note then ctx.note = o.note(ctx) end -- a problem's own words
   return ctx
 end
 

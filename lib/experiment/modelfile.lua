@@ -12,14 +12,18 @@
 --   values    { name = number, ... }: a default for every parameter (theta0 may be left out: 0)
 --   q0, v0    initial positions and velocities (second-order form, nq numbers each; v0 defaults
 --             to zeros; a vmi model: q0 and p0, the momenta), or y0: the whole initial state
---             (dim numbers; any form); each a list or a function of the parameters
+--             (dim numbers; any form); each a list or a function of the parameters (then the
+--             model computes it, lib/lua/usermodel.lua); a vmi model's sizes ns, nf may be
+--             numbers or names of parameters (y = (qs, qf, ps, pf))
 --   T         the default end time (a number or a function of the parameters)
 --   period    (optional) the fast period of a model that has no parameter 'omega': a number, a
 --             parameter name, or a function of the parameters returning one (e.g.
 --             function(p) return p.eps end, or 2*math.pi for a model in the fast time tau)
 -- The fast period is named one way throughout: period = 2 pi / omega for a fast-forced model (a
 -- parameter 'omega': the phase is theta = omega t + theta0), else the spec's `period` (where a
--- paper writes eps for it), else estimated (see M.scales).
+-- paper writes eps for it), else estimated (see M.scales). (omega = 0 is no forcing: a derived
+-- omega = nu of the free top, lib/models/top.lua.) A parameter the spec derives from the others
+-- (spec.derived) is not an override.
 --
 -- Overrides, strictly: a parameter name, T, q0, v0 (p0) or y0 (comma lists); numbers as scenarios take
 -- them (1e4, 1/160, 2*pi). An unknown key, an unreadable number, a list of the wrong length, a key
@@ -88,22 +92,28 @@ function M.parse_overrides(path, list)
 end
 
 --- Load the model file at `path` with overrides (a list of "key=value" strings, or a table key ->
--- value string); o.how = "c" | "lua" chooses the functions (default: C when the spec has them).
+-- value string); o.how = "c" | "lua" chooses the functions (default: C when the spec has them);
+-- o.library = true for the papers' model files (lib/models/): built as lib/lua/models.lua builds
+-- them (no trial calls in a child process; model.library = path).
 -- The file's data (values, q0/v0/p0 or y0, T, period: numbers, or functions of the parameters,
 -- lib/lua/usermodel.lua) are resolved by the model at the overridden parameter values; then the
--- state and T overrides apply. Returns { path, name, spec, model, values, y0, T, nq, dim, npos
--- (the positions measured: nq, or ns + nf for a vmi model; 0 for the first-order form), period,
--- period_source, overrides, how }.
+-- state and T overrides apply. Returns { path, name, spec, model, values (with the derived
+-- parameters), y0, T, nq, dim, npos (the positions measured: nq, or ns + nf for a vmi model; 0 for
+-- the first-order form), period, period_source, overrides, how }.
 function M.load(path, overrides, o)
   o = o or {}
   local spec = M.spec(path)
   local ov, order = M.parse_overrides(path, overrides)
   if type(spec.params) ~= "table" then fail(path, "params must list the parameter names") end
-  local isparam = {}
+  local isparam, derived = {}, type(spec.derived) == "table" and spec.derived or {}
   for _, p in ipairs(spec.params) do isparam[p] = true end
-  local vmi = type(spec.vmi) == "table" and type(spec.vmi.ns) == "number" and type(spec.vmi.nf) == "number"
+  for _, k in ipairs(order) do
+    if derived[k] ~= nil then fail(path, string.format("parameter '%s' is derived from the others: give them, not it", k)) end
+  end
+  -- a vmi model (y = (qs, qf, ps, pf)): its sizes may name parameters, known once the values are
+  local vmi = type(spec.vmi) == "table" and spec.nq == nil and spec.dim == nil
   local nq = type(spec.nq) == "number" and spec.nq or 0
-  local npos = vmi and spec.vmi.ns + spec.vmi.nf or nq
+  local npos = vmi and 1 or nq -- (a vmi model's, once the sizes are known)
   local dim = npos > 0 and 2 * npos or spec.dim
   if type(dim) ~= "number" then fail(path, "give nq (second-order form), dim (first-order form) or vmi = { ns = ..., nf = ... }") end
   local vkey = vmi and "p0" or "v0" -- a vmi model's state holds momenta
@@ -127,9 +137,16 @@ function M.load(path, overrides, o)
     if isparam[k] then values[k] = numbers(path, k, ov[k], 1)[1] end
   end
   for _, p in ipairs(spec.params) do
-    if values[p] == nil and p ~= "theta0" then
+    if values[p] == nil and p ~= "theta0" and derived[p] == nil then
       fail(path, string.format("parameter '%s' has no value: give it in values = { ... } or as %s=...", p, p))
     end
+  end
+  if vmi then -- the sizes: numbers, or names of parameters
+    local function size(x) if type(x) == "string" then return values[x] end return x end
+    local ns, nf = size(spec.vmi.ns), size(spec.vmi.nf)
+    if type(ns) ~= "number" or type(nf) ~= "number" then fail(path, "vmi.ns and vmi.nf must be numbers or parameter names") end
+    npos = ns + nf
+    dim = 2 * npos
   end
   -- the overrides of the state and of T, read before anything is built
   if ov.y0 and (ov.q0 or ov[vkey]) then fail(path, string.format("give y0 or q0/%s, not both", vkey)) end
@@ -142,8 +159,9 @@ function M.load(path, overrides, o)
   local how = o.how or (spec.c ~= nil and "c" or "lua")
   if how == "c" and spec.c == nil then fail(path, "the model has no C functions (spec.c); use the Lua ones") end
   if how == "lua" and spec.lua == nil then fail(path, "the model has no Lua functions (spec.lua); use the C ones") end
-  local ok, model = pcall(um.model, spec, values, how)
+  local ok, model = pcall(um.model, spec, values, how, o.library and { probe = false } or nil)
   if not ok then error(tostring(model):gsub("\n.*", ""), 0) end
+  if o.library then model.library = path end
   -- the initial state: the file's (model.y0), then the overrides
   local y0
   if oy then
@@ -162,15 +180,16 @@ function M.load(path, overrides, o)
   -- the end time
   local T = oT or model.T
   if T == nil then fail(path, "no end time: give T in the file or T=...") end
+  values = model.values or values -- with the derived parameters
   local mf = { path = path, name = spec.name, spec = spec, model = model, values = values, y0 = y0, T = T,
                nq = nq, npos = npos, dim = dim, how = how, overrides = {}, vmi = vmi or nil }
   for _, k in ipairs(order) do
     mf.overrides[#mf.overrides + 1] = k .. "=" .. (type(ov[k]) == "number" and string.format("%.17g", ov[k]) or ov[k])
   end
   -- the fast period
-  if model.omega then
+  if model.omega and model.omega > 0 then -- (omega = 0: not forced, e.g. the free top)
     mf.period, mf.period_source = 2 * math.pi / model.omega, string.format("2 pi/omega, omega = %.6g", model.omega)
-  elseif model.period then
+  elseif model.period and not model.omega then -- (a fast-forced model's is 2 pi/omega: none at omega = 0)
     mf.period, mf.period_source = model.period, "the model's period"
   end
   return mf

@@ -85,7 +85,8 @@ end
 local warned = {}
 M.micro_warn_tol = 1e-2
 local function check_micro(model, o, p, Y0)
-  if o.micro ~= nil or o.check_micro == false or model.spec == nil or model.vib == nil or p.micro == nil then return end
+  -- (not the papers' models, lib/lua/models.lua: each scenario states its micro-stepper)
+  if o.micro ~= nil or o.check_micro == false or model.spec == nil or model.library or model.vib == nil or p.micro == nil then return end
   local name = ffi.string(p.micro.name)
   if name == "rk4" or name == "dp5" then return end
   local period = 2 * math.pi / model.vib.omega

@@ -21,7 +21,7 @@ local P = {}
 -- The spec's top-level keys; a key one or two edits away from one of them is refused as a
 -- misspelling, other keys are left to the user.
 local KNOWN = { "name", "nq", "dim", "params", "even_in_theta", "lua", "c", "values", "q0", "v0", "p0", "y0", "T",
-                "period", "constraints", "slow", "vmi", "description" }
+                "period", "constraints", "slow", "vmi", "description", "derived", "helpers" }
 local known = {}
 for _, k in ipairs(KNOWN) do known[k] = true end
 
@@ -109,10 +109,11 @@ function P.declare(spec, L, bad)
   if spec.vmi ~= nil then
     P.vmi_size(spec, bad)
     local v = spec.vmi
-    keys_of(v, { ns = true, nf = true, mass_s = true, mass_f = true }, "vmi")
+    keys_of(v, { ns = true, nf = true, mass_s = true, mass_f = true, accumulate = true }, "vmi")
+    if v.accumulate ~= nil and type(v.accumulate) ~= "boolean" then bad(spec, "vmi.accumulate must be true or false") end
     if v.mass_s ~= nil then check_value(spec, L, bad, v.mass_s, "vmi.mass_s", v.ns, true) end
     if v.mass_f ~= nil then check_value(spec, L, bad, v.mass_f, "vmi.mass_f", v.nf, true) end
-    parts.vmi = { ns = v.ns, nf = v.nf }
+    parts.vmi = { ns = v.ns, nf = v.nf, accumulate = v.accumulate == true }
   end
   if spec.constraints ~= nil then
     local c = spec.constraints
@@ -123,7 +124,10 @@ function P.declare(spec, L, bad)
     if not whole(c.m, 1) or c.m > nq then bad(spec, string.format("constraints.m (the number of constraints) must be a whole number in 1..%d", nq)) end
     if (c.mass == nil) == (c.minv == nil) then bad(spec, "constraints: give the diagonal mass matrix as mass = ... or its inverse as minv = ... (one of them)") end
     check_value(spec, L, bad, c.mass or c.minv, c.mass and "constraints.mass" or "constraints.minv", nq, true)
-    if c.tol ~= nil and not (type(c.tol) == "number" and c.tol > 0 and c.tol < math.huge) then bad(spec, "constraints.tol must be a number > 0") end
+    if c.tol ~= nil then
+      if type(c.tol) == "number" and not (c.tol > 0 and c.tol < math.huge) then bad(spec, "constraints.tol must be a number > 0") end
+      check_value(spec, L, bad, c.tol, "constraints.tol", 1, false)
+    end
     if c.max_iter ~= nil and not whole(c.max_iter, 1) then bad(spec, "constraints.max_iter must be a whole number >= 1") end
     parts.constraints = { m = c.m, nq = nq }
   end
@@ -311,11 +315,25 @@ local function fill(tpl, t)
   end))
 end
 
+-- (the iterations the flow counts with kz_iteration() are added to the report's newton_iters,
+-- and a refusal's cause named with kz_refuse() goes to its param, fail_step (-1) and fail_time:
+-- kz_report's fields at their offsets, as kz_internal.h's kz_fail writes them)
 local FLOW_C = [[
 int kzu_flow_$AB(void *kzu_par, double kzu_t, double kzu_h, double *kzu_y, void *kzu_r)
 {
-  (void)kzu_r;
-  return $F((const kz_par *)kzu_par, kzu_t, kzu_h, kzu_y);
+  kzu_iterations = 0;
+  kzu_refused = 0;
+  const int kzu_st = $F((const kz_par *)kzu_par, kzu_t, kzu_h, kzu_y);
+  if (kzu_r) {
+    char *kzu_rp = (char *)kzu_r;
+    if (kzu_iterations) *(long long *)(kzu_rp + $NEWTON) += kzu_iterations;
+    if (kzu_st != KZ_OK && kzu_refused) {
+      *(const char **)(kzu_rp + $PARAM) = kzu_refused;
+      *(long long *)(kzu_rp + $STEP) = -1;
+      *(double *)(kzu_rp + $TIME) = kzu_t;
+    }
+  }
+  return kzu_st;
 }
 ]]
 
@@ -393,34 +411,58 @@ $GRAD
 int kzu_vmi_$P($SIG)
 {
   const kz_par *kzu_p = (const kz_par *)kzu_par;
-  double kzu_x[$N1];
   int kzu_i, kzu_j, kzu_st;
 $PACK
   if (kzu_v) {
     kzu_st = $F(kzu_p, $ARGSIN, kzu_v);
     if (kzu_st != KZ_OK) return kzu_st;
   }
+$GBLOCK
+  if (kzu_hess) {
+$HBLOCK
+  }
+  (void)kzu_i, (void)kzu_j;
+  return KZ_OK;
+}
+]]
+-- the gradient and Hessian of a potential written by the user's functions into scratch, added
+local GBLOCK_WRITE = [[
   if ($WANTG) {
     double kzu_g[$N1];
-    kzu_st = kzu_$P_gradient(kzu_p, kzu_x, kzu_g);
+    kzu_st = $GCALL;
     if (kzu_st != KZ_OK) return kzu_st;
 $ADDG
-  }
-  if (kzu_hess) {
-    double *kzu_H = (double *)malloc(sizeof(double) * (size_t)$N * (size_t)$N);
-    if (!kzu_H) return KZ_ENOMEM;
+  }]]
+local HBLOCK_WRITE = [[
+$HBUF
 $HESS
     if (kzu_st == KZ_OK)
       for (kzu_i = 0; kzu_i < $N; kzu_i++)
         for (kzu_j = 0; kzu_j < $N; kzu_j++)
           kzu_hess[kzu_i * $N + kzu_j] += $HIJ;
-    free(kzu_H);
-    return kzu_st;
-  }
-  (void)kzu_j;
-  return KZ_OK;
-}
-]]
+$HFREE
+    return kzu_st;]]
+-- vmi.accumulate: the user's given functions add into the method's arrays themselves
+local GBLOCK_ACC_V = [[
+  if (kzu_gs && kzu_gf) {
+    kzu_st = $G(kzu_p, kzu_qs, kzu_qf, kzu_gs, kzu_gf);
+    if (kzu_st != KZ_OK) return kzu_st;
+  } else if (kzu_gs || kzu_gf) {
+    double kzu_g[$N1];
+    for (kzu_i = 0; kzu_i < $N1; kzu_i++) kzu_g[kzu_i] = 0;
+    kzu_st = $G(kzu_p, kzu_qs, kzu_qf, kzu_g, kzu_g + $NS);
+    if (kzu_st != KZ_OK) return kzu_st;
+$ADDG
+  }]]
+local GBLOCK_ACC_W = [[
+  if (kzu_gf) {
+    kzu_st = $G(kzu_p, kzu_qf, kzu_gf);
+    if (kzu_st != KZ_OK) return kzu_st;
+  }]]
+-- the Hessian's scratch: on the stack up to 4096 entries, else from the heap
+local HBUF_STACK, HBUF_HEAP = "    double kzu_H[$NN];", [[
+    double *kzu_H = (double *)malloc(sizeof(double) * (size_t)$N * (size_t)$N);
+    if (!kzu_H) return KZ_ENOMEM;]]
 local POT_GRAD_FD = [[
   double kzu_xw[$N1], kzu_fp[1], kzu_fm[1];
   return kzu_fd(kzu_$P_value, kzu_c, $N, 1, kzu_x, kzu_g, kzu_xw, kzu_fp, kzu_fm);]]
@@ -444,8 +486,11 @@ function P.c_source(L, fp)
   local parts = L.parts
   if fp.flows or fp.constraints or fp.slow or fp.vmi or fp.invariants then add(FD_C) end
   if fp.flows then
-    add(fill(FLOW_C, { AB = "a", F = fp.flows.a }))
-    add(fill(FLOW_C, { AB = "b", F = fp.flows.b }))
+    local off = { NEWTON = ffi.offsetof("kz_report", "newton_iters"), PARAM = ffi.offsetof("kz_report", "param"),
+                  STEP = ffi.offsetof("kz_report", "fail_step"), TIME = ffi.offsetof("kz_report", "fail_time") }
+    for _, ab in ipairs { "a", "b" } do
+      add(fill(FLOW_C, { AB = ab, F = fp.flows[ab], NEWTON = off.NEWTON, PARAM = off.PARAM, STEP = off.STEP, TIME = off.TIME }))
+    end
   end
   if fp.constraints then
     local c = { G = fp.constraints.g, J = fp.constraints.jacobian, NQ = parts.constraints.nq, M = parts.constraints.m }
@@ -466,12 +511,19 @@ function P.c_source(L, fp)
     local pots = { { P = "V", F = fp.vmi.V, G = fp.vmi.V_gradient, H = fp.vmi.V_hessian, N = ns + nf } }
     if fp.vmi.W then pots[2] = { P = "W", F = fp.vmi.W, G = fp.vmi.W_gradient, H = fp.vmi.W_hessian, N = nf } end
     for _, p in ipairs(pots) do
-      local c = { P = p.P, F = p.F, N = p.N, N1 = math.max(p.N, 1), NS = ns }
+      local c = { P = p.P, F = p.F, N = p.N, N1 = math.max(p.N, 1), NS = ns, NN = math.max(p.N * p.N, 1) }
+      local stack = p.N * p.N <= 4096
+      c.HBUF = fill(stack and HBUF_STACK or HBUF_HEAP, c)
+      c.HFREE = stack and "" or "    free(kzu_H);"
+      local pack = not (p.G and p.H) -- the stacked positions x: for differences only
       if p.P == "V" then
         c.ARGSX, c.ARGSIN = "kzu_x, kzu_x + " .. ns, "kzu_qs, kzu_qf"
         c.SIG = "void *kzu_par, const double *kzu_qs, const double *kzu_qf, double *kzu_v, double *kzu_gs, double *kzu_gf, double *kzu_hess"
-        c.PACK = string.format("  for (kzu_i = 0; kzu_i < %d; kzu_i++) kzu_x[kzu_i] = kzu_qs[kzu_i];\n" ..
-                               "  for (kzu_i = 0; kzu_i < %d; kzu_i++) kzu_x[%d + kzu_i] = kzu_qf[kzu_i];", ns, nf, ns)
+        c.PACK = pack and string.format("  double kzu_x[%d];\n" ..
+                                        "  for (kzu_i = 0; kzu_i < %d; kzu_i++) kzu_x[kzu_i] = kzu_qs[kzu_i];\n" ..
+                                        "  for (kzu_i = 0; kzu_i < %d; kzu_i++) kzu_x[%d + kzu_i] = kzu_qf[kzu_i];",
+                                        c.N1, ns, nf, ns) or ""
+        c.GCALL = p.G and string.format("%s(kzu_p, kzu_qs, kzu_qf, kzu_g, kzu_g + %d)", p.G, ns) or "kzu_V_gradient(kzu_p, kzu_x, kzu_g)"
         c.WANTG = "kzu_gs || kzu_gf"
         c.ADDG = string.format("    if (kzu_gs) for (kzu_i = 0; kzu_i < %d; kzu_i++) kzu_gs[kzu_i] += kzu_g[kzu_i];\n" ..
                                 "    if (kzu_gf) for (kzu_i = 0; kzu_i < %d; kzu_i++) kzu_gf[kzu_i] += kzu_g[%d + kzu_i];", ns, nf, ns)
@@ -481,7 +533,8 @@ function P.c_source(L, fp)
       else
         c.ARGSX, c.ARGSIN = "kzu_x", "kzu_qf"
         c.SIG = "void *kzu_par, const double *kzu_qf, double *kzu_v, double *kzu_gf, double *kzu_hess"
-        c.PACK = string.format("  for (kzu_i = 0; kzu_i < %d; kzu_i++) kzu_x[kzu_i] = kzu_qf[kzu_i];", nf)
+        c.PACK = pack and string.format("  double kzu_x[%d];\n  for (kzu_i = 0; kzu_i < %d; kzu_i++) kzu_x[kzu_i] = kzu_qf[kzu_i];", c.N1, nf) or ""
+        c.GCALL = p.G and string.format("%s(kzu_p, kzu_qf, kzu_g)", p.G) or "kzu_W_gradient(kzu_p, kzu_x, kzu_g)"
         c.WANTG = "kzu_gf"
         c.ADDG = string.format("    for (kzu_i = 0; kzu_i < %d; kzu_i++) kzu_gf[kzu_i] += kzu_g[kzu_i];", nf)
         c.GRAD = p.G and string.format("  return %s((const kz_par *)kzu_c, kzu_x, kzu_g);", p.G) or fill(POT_GRAD_FD, c)
@@ -490,6 +543,15 @@ function P.c_source(L, fp)
       -- a formed Hessian is symmetrised; a given one is taken as it stands
       c.HIJ = p.H and "kzu_H[kzu_i * " .. p.N .. " + kzu_j]"
                   or string.format("0.5 * (kzu_H[kzu_i * %d + kzu_j] + kzu_H[kzu_j * %d + kzu_i])", p.N, p.N)
+      c.G = p.G
+      local acc = parts.vmi.accumulate
+      c.GBLOCK = fill((acc and p.G) and (p.P == "V" and GBLOCK_ACC_V or GBLOCK_ACC_W) or GBLOCK_WRITE, c)
+      c.HBLOCK = (acc and p.H) and (p.P == "V" and string.format("    return %s(kzu_p, kzu_qs, kzu_qf, kzu_hess);", p.H)
+                                                 or string.format("    return %s(kzu_p, kzu_qf, kzu_hess);", p.H))
+                                or fill(HBLOCK_WRITE, c)
+      if acc and p.G then -- the gradient helper of the differences starts from zero
+        c.GRAD = string.format("  for (int kzu_k = 0; kzu_k < %d; kzu_k++) kzu_g[kzu_k] = 0;\n", c.N1) .. c.GRAD
+      end
       add(fill(POT_C, c))
     end
   end
@@ -889,9 +951,12 @@ function P.attach(m, spec, L, how, fp, bad, lib, entry, um)
     m.con = con
     m.sys.con = con
     note("constraints.jacobian", fp.constraints.jacobian)
-    local scale, why = P.constraint_scale(m)
-    if why then bad(spec, why) end
-    con.tol = cs.tol or 1e-14 * scale
+    if cs.tol then con.tol = resolve(spec, bad, cs.tol, Pp, "constraints.tol", nil, true)
+    else
+      local scale, why = P.constraint_scale(m)
+      if why then bad(spec, why) end
+      con.tol = 1e-14 * scale
+    end
   end
   -- slow sets
   if fp.slow then

@@ -35,8 +35,8 @@
 -- a raw exit syscall from C, a signal sent by another process, damage that does not fault (a
 -- write past an array into other memory), a crash of a Lua function through FFI misuse
 -- (Lua-function models get no trial calls), an output a flow or a function returning its
--- status leaves wrong rather than unset, and models run by several threads at once (the
--- running-part marker is per object, not per thread).
+-- status leaves wrong rather than unset. (The running-part marker is per thread: an ensemble's
+-- threads run one model at once, and a crash or exit() is reported for the thread it happens in.)
 local kz = require "kapitza"
 local ffi, C = kz.ffi, kz.C
 
@@ -77,7 +77,7 @@ local function who_c(name, p) return string.format("usermodel '%s': %s (C functi
 ---------------------------------------------------------------------------------------------------
 
 local GUARD_HEAD = [[
-extern volatile int kzu_in __attribute__((visibility("hidden")));
+extern _Thread_local volatile int kzu_in __attribute__((visibility("hidden")));
 extern _Thread_local int kzu_fault_part __attribute__((visibility("hidden")));
 extern _Thread_local int kzu_fault_index __attribute__((visibility("hidden")));
 extern _Thread_local double kzu_fault_at __attribute__((visibility("hidden")));
@@ -150,7 +150,8 @@ local GUARD_TU = [[
 #include <unistd.h>
 
 #define KZU_HIDDEN __attribute__((visibility("hidden")))
-KZU_HIDDEN volatile int kzu_in = -1; /* the part running now, -1: none (one thread at a time) */
+KZU_HIDDEN _Thread_local volatile int kzu_in = -1; /* the part running in this thread, -1: none (per thread:
+                                                       an ensemble runs one model on several threads) */
 KZU_HIDDEN _Thread_local int kzu_fault_part = -1;
 KZU_HIDDEN _Thread_local int kzu_fault_index;
 KZU_HIDDEN _Thread_local double kzu_fault_at;
@@ -246,7 +247,9 @@ int kzu_guard_install(void)
 -- outputs { name, length } (outputs are filled and looked at; a flow works in place: only
 -- marked), the argument a message reports (theta, t), and the output an invariant or a
 -- potential returns in Lua. In the order modelparts declares them.
-local function part_roles(L, fp)
+-- For C (c = true) with vmi.accumulate, the given gradients and Hessians add into the method's
+-- arrays: those are not filled (they hold the sum so far), only marked, as a flow is.
+local function part_roles(L, fp, c)
   local P, t = L.parts, {}
   local function add(part, cfn, id, params, ins, outs, arg, lua_value)
     t[#t + 1] = { part = part, cfn = cfn, id = id, params = params, ins = ins, outs = outs, arg = arg, value = lua_value }
@@ -301,6 +304,15 @@ local function part_roles(L, fp)
     if v.W then add("vmi.W", v.W, "vmi_W", { wq[1], { "double *", "w" } }, { { 2, nf } }, { { 3, "w", 1 } }, nil, true) end
     if v.W_gradient then add("vmi.W_gradient", v.W_gradient, "vmi_W_gradient", { wq[1], { "double *", "g" } }, { { 2, nf } }, { { 3, "g", nf } }) end
     if v.W_hessian then add("vmi.W_hessian", v.W_hessian, "vmi_W_hessian", { wq[1], { "double *", "H" } }, { { 2, nf } }, { { 3, "H", nf * nf } }) end
+    if c and P.vmi.accumulate then
+      for _, r in ipairs(t) do
+        if r.part:match("^vmi%.[VW]_") then
+          local n = 1
+          for _, o in ipairs(r.outs) do n = math.max(n, o[3]) end
+          r.outs, r.inplace = {}, n
+        end
+      end
+    end
   end
   if fp.invariants then
     for _, inv in ipairs(fp.invariant_names) do
@@ -387,7 +399,7 @@ end
 -- { sym, part, cfn, outs, nin, arg }; part functions { sym = kzu_p_<id>, part, cfn, outs, ins,
 -- params, arg }).
 function M.wrap(name, L, fns, build)
-  local roles = part_roles(L, fns.parts or {})
+  local roles = part_roles(L, fns.parts or {}, true)
   local wrappers = build(renamed(fns.parts, roles))
   local parts = {}
   local raw = ("\n" .. wrappers):gsub("\nint (kzu_[%w_]+)%(", function(sym)

@@ -42,9 +42,16 @@
 --   lua, c         the functions: accel(p, theta, q, a) | rhs(p, theta, y, f) (one of them),
 --                  reconstruct(p, theta, Y, y) (optional: micro state from the macro state),
 --                  averaged(p, q, a) | averaged(p, y, f) (optional: the averaged equation, avg).
+--                  phase(p, t) -> theta (optional, fast-forced models: the phase of the time
+--                  form, default omega t + theta0; e.g. reduced modulo 2 pi before the sine
+--                  for long runs; C: double phase(const kz_par *p, double t)).
 --                  Arrays are double pointers, 0-based, in both languages. Return nothing (Lua) /
 --                  KZ_OK (C), or a kz status to refuse. In `c`, each key names the C function;
---                  c.source is the C text (math.h is included; do not include kapitza.h).
+--                  c.source is the C text (math.h is included; do not include kapitza.h). A C
+--                  function that iterates (a flow solving an implicit step) may call
+--                  kz_iteration() once per iteration: the methods count them (newton_iters);
+--                  a flow that fails may return kz_refuse(KZ_ENOCONV, "what") to name the
+--                  cause in the method's error message (a string constant).
 --
 -- Data (all optional; functions of the parameters take the parameter struct p):
 --   values         default parameter values { name = number }; um.model's `values` override them
@@ -55,6 +62,13 @@
 --   period         the period of the oscillation for SAM/LISP/multirevolution when the model has
 --                  no 'omega' (number, parameter name or function(p)): m.period (with 'omega':
 --                  2 pi / omega, and period is refused)
+--   derived        parameters computed from the others: { <name> = function(v) return ... end },
+--                  v the other values by name; each name listed in params (a field of kz_par
+--                  like any other) and never given a value (e.g. omega = 2 pi / eps for a
+--                  model whose paper writes the forcing period eps)
+--   helpers        Lua functions of the model attached to it: helpers = { <name> = function(p, ...) },
+--                  p the parameter struct: m.<name>(...) calls it (a potential, an energy, a
+--                  state from other coordinates)
 --   description    free text; other unknown top-level keys are left alone, except one or two
 --                  letters away from a known key (refused as a misspelling)
 --
@@ -65,7 +79,8 @@
 --                  the flow of A (of B) over h from time t, y in place (h may be negative).
 --   constraints    holonomic constraints g(q) = 0 on y = (q, v) (nq form, or an even dim):
 --                    constraints = { m = <number of constraints>, mass = <diagonal of M> | minv = <of M^-1>,
---                                    tol = <Newton tolerance on max |g_i|>, max_iter = <50> }
+--                                    tol = <Newton tolerance on max |g_i|: a number, a parameter
+--                                           name or function(p)>, max_iter = <50> }
 --                  mass/minv: a number, a parameter name, a list of nq of them, or function(p).
 --                  Default tol: 1e-14 times the size of the constraint terms at q0,
 --                  max_i sum_j |dg_i/dq_j q_j| (1e-14 without q0). accel is then M^-1 f, the
@@ -87,6 +102,8 @@
 --                  equations of motion come from the potentials (m.sys = the Hamiltonian equations)
 --                  and a parameter 'omega' is a plain number:
 --                    vmi = { ns = ..., nf = ..., mass_s = <1>, mass_f = <1> }   (masses as constraints.mass)
+--                  ns and nf: numbers, or the name of a parameter holding the size (a chain of
+--                  l springs: ns = "l"; one compiled object per size)
 --                    lua.vmi = { V = fV, V_gradient = fVg, V_hessian = fVh, W = fW, W_gradient = fWg, W_hessian = fWh }
 --                    Lua  fV(p, qs, qf) -> number                C  int fV(const kz_par *p, const double *qs, const double *qf, double *v)
 --                         fVg(p, qs, qf, gs, gf)                    int fVg(const kz_par *p, const double *qs, const double *qf, double *gs, double *gf)
@@ -95,7 +112,9 @@
 --                         fWg(p, qf, g)                             int fWg(const kz_par *p, const double *qf, double *g)
 --                         fWh(p, qf, H) (nf^2)                      int fWh(const kz_par *p, const double *qf, double *H)
 --                  V required, W optional (0). Gradients and Hessians are written (the library
---                  adds them where kz_vmi_model asks). Gives m.model (kz_vmi_model), m.ns, m.nf,
+--                  adds them where kz_vmi_model asks); with vmi.accumulate = true the C ones add
+--                  into their arrays themselves, as kz_vmi_model's own functions do (no scratch
+--                  copy: faster for a cheap potential; the Lua ones get zeroed arrays either way). Gives m.model (kz_vmi_model), m.ns, m.nf,
 --                  m.d: vmi.run(m, scheme, ...) takes the model.
 --   invariants     quantities to monitor: lua.invariants = { <name> = fI }, c.invariants = { <name> = "fI" }
 --                    Lua  fI(p, y) -> number                     C  int fI(const kz_par *p, const double *y, double *value)
@@ -168,6 +187,23 @@ local function layout(spec)
     if L.index[p] then bad(spec, "parameter '" .. p .. "' listed twice") end
     L.params[i], L.index[p] = p, i
   end
+  L.derived = {}
+  if spec.derived ~= nil then
+    if type(spec.derived) ~= "table" then bad(spec, "derived must be a table { <parameter> = function(values) ... }") end
+    for k, f in pairs(spec.derived) do
+      if not L.index[k] then bad(spec, string.format("derived.%s: not a parameter (list it in params)", tostring(k))) end
+      if type(f) ~= "function" then bad(spec, string.format("derived.%s must be a function(values) returning a number", k)) end
+      L.derived[#L.derived + 1] = k
+    end
+    table.sort(L.derived, function(a, b) return L.index[a] < L.index[b] end)
+  end
+  if spec.helpers ~= nil then
+    if type(spec.helpers) ~= "table" then bad(spec, "helpers must be a table { <name> = function(p, ...) ... }") end
+    for k, f in pairs(spec.helpers) do
+      if not is_ident(k) then bad(spec, string.format("helpers: '%s' is not a usable name", tostring(k))) end
+      if type(f) ~= "function" then bad(spec, string.format("helpers.%s must be a function(p, ...)", k)) end
+    end
+  end
   if spec.vmi ~= nil and (spec.nq ~= nil or spec.dim ~= nil) then
     bad(spec, "a model with a vmi part takes its size from vmi.ns and vmi.nf (drop nq/dim)")
   end
@@ -195,8 +231,9 @@ local function functions(spec, L, how)
   end
   if L.force and t[L.force] == nil then bad(spec, string.format("%s.%s is missing (the model's force)", how, L.force)) end
   if not L.vibrated and t.reconstruct ~= nil then bad(spec, "reconstruct needs a fast-forced model (a parameter 'omega')") end
+  if not L.vibrated and t.phase ~= nil then bad(spec, "phase needs a fast-forced model (a parameter 'omega')") end
   local fns = {}
-  for _, k in ipairs { L.force or "accel", "reconstruct", "averaged" } do
+  for _, k in ipairs { L.force or "accel", "reconstruct", "averaged", "phase" } do
     local f = t[k]
     if f ~= nil then
       if how == "lua" and type(f) ~= "function" then bad(spec, "lua." .. k .. " must be a function") end
@@ -228,6 +265,23 @@ end
 
 local function new_par(spec, L, values)
   if type(values) ~= "table" then bad(spec, "the parameter values must be a table") end
+  for _, k in ipairs(L.derived) do
+    if values[k] ~= nil then bad(spec, string.format("parameter '%s' is derived from the others: give them, not it", k)) end
+  end
+  if #L.derived > 0 then
+    local v = {}
+    for k, x in pairs(values) do v[k] = x end
+    if L.index.theta0 and v.theta0 == nil then v.theta0 = 0 end
+    for _, k in ipairs(L.derived) do
+      local ok, x = pcall(spec.derived[k], v)
+      if not ok then bad(spec, string.format("derived.%s raised an error: %s", k, tostring(x))) end
+      if type(x) ~= "number" or x ~= x or x == math.huge or x == -math.huge then
+        bad(spec, string.format("derived parameter '%s' must be a finite number (got %s)", k, tostring(x)))
+      end
+      v[k] = x
+    end
+    values = v
+  end
   local P = ffi.new(par_type(L))
   for _, p in ipairs(L.params) do
     local v = values[p]
@@ -240,7 +294,7 @@ local function new_par(spec, L, values)
   for k in pairs(values) do
     if not L.index[k] then bad(spec, string.format("unknown parameter '%s' (the model has %s)", tostring(k), table.concat(L.params, ", "))) end
   end
-  return P
+  return P, values
 end
 
 ---------------------------------------------------------------------------------------------------
@@ -268,8 +322,10 @@ local function wrappers(L, fns)
     local theta0 = L.index.theta0 and "((const kz_par *)kzu_par)->theta0" or "0.0"
     add("int kzu_vib_%s(void *kzu_par, double kzu_theta, %s)\n{\n  return %s((const kz_par *)kzu_par, kzu_theta, kzu_x, kzu_out);\n}",
         L.force, decl, F)
-    add("int kzu_sys_%s(void *kzu_par, double kzu_t, %s)\n{\n  return %s((const kz_par *)kzu_par, " ..
-        "((const kz_par *)kzu_par)->omega * kzu_t + %s, kzu_x, kzu_out);\n}", L.force, decl, F, theta0)
+    local phase = fns.phase and string.format("%s((const kz_par *)kzu_par, kzu_t)", fns.phase)
+                  or string.format("((const kz_par *)kzu_par)->omega * kzu_t + %s", theta0)
+    add("int kzu_sys_%s(void *kzu_par, double kzu_t, %s)\n{\n  return %s((const kz_par *)kzu_par, %s, kzu_x, kzu_out);\n}",
+        L.force, decl, F, phase)
   else
     add("int kzu_sys_%s(void *kzu_par, double kzu_t, %s)\n{\n  return %s((const kz_par *)kzu_par, kzu_t, kzu_x, kzu_out);\n}",
         L.force, decl, F)
@@ -285,6 +341,27 @@ local function wrappers(L, fns)
   local p = parts.c_source(L, fns.parts)
   if p ~= "" then w[#w + 1] = p end
   return table.concat(w, "\n\n")
+end
+
+-- A spec whose vmi sizes name parameters, with the sizes at these values (a copy; else spec).
+local function sized(spec, values)
+  local v = type(spec) == "table" and spec.vmi
+  if type(v) ~= "table" or (type(v.ns) ~= "string" and type(v.nf) ~= "string") then return spec end
+  local vals = parts.values(spec, values)
+  local out, vmi = {}, {}
+  for k, x in pairs(spec) do out[k] = x end
+  for k, x in pairs(v) do vmi[k] = x end
+  for _, k in ipairs { "ns", "nf" } do
+    if type(v[k]) == "string" then
+      local n = type(vals) == "table" and vals[v[k]]
+      if type(n) ~= "number" or n < 0 or n ~= math.floor(n) or n >= 2 ^ 20 then
+        bad(spec, string.format("vmi.%s = '%s': the parameter must be a whole number >= 0 (got %s)", k, v[k], tostring(n)))
+      end
+      vmi[k] = n
+    end
+  end
+  out.vmi = vmi
+  return out
 end
 
 --- The translation unit compiled for a spec: generated preamble, the user's source, wrappers.
@@ -305,6 +382,13 @@ function M.translation_unit(spec)
     "#include <math.h>", "#include <stddef.h>", "",
     "/* from kapitza.h */", kz_status_enum(), "",
     "/* the model's parameters */", "typedef struct kz_par " .. struct_body(L) .. " kz_par;", "",
+    "/* kz_iteration(): one Newton or fixed-point iteration of the running function, counted in the",
+    " * method's work (newton_iters) when a flow calls it; return kz_refuse(KZ_ENOCONV, \"what\"):",
+    " * a flow's refusal, naming its cause (a string constant) in the method's error message */",
+    "static _Thread_local long long kzu_iterations;",
+    "static _Thread_local const char *kzu_refused;",
+    "static inline void kz_iteration(void) { kzu_iterations++; }",
+    "static inline int kz_refuse(int status, const char *what) { kzu_refused = what; return status; }", "",
     string.format('#line 1 "%s.c"', spec.name), src, "", guarded, "" }, "\n"), L, fns, guard_tu, parts
 end
 
@@ -397,7 +481,19 @@ local function make_callbacks()
       local k = addr(par)
       local e, P = live[k], pars[k]
       if not (e and P) then return orphan() end
-      local arg = e.vibrated and e.omega * t + e.theta0 or t
+      local arg = t
+      if e.vibrated then
+        if e.fns.phase then
+          local okp, th = pcall(e.fns.phase, P, t)
+          if not okp or type(th) ~= "number" then
+            return failed(string.format("usermodel '%s': phase %s", e.name, okp and "returned " .. tostring(th) .. " (expected a number)"
+                                                                                 or "raised an error: " .. tostring(th)))
+          end
+          arg = th
+        else
+          arg = e.omega * t + e.theta0
+        end
+      end
       return result(e, kind, pcall(e.fns[kind], P, arg, x, out))
     end)
   end
@@ -431,21 +527,27 @@ end
 -- (how = "lua"). Returns the shape of lib/lua/models.lua: { name, dim, nq, par, sys, vib (fast-forced
 -- models), avg (when `averaged` is given), how, averaged_force(Q) (nq = 1: a number) }, which
 -- keeps everything C points to alive. Errors are one-line messages naming the model.
-function M.model(spec, values, how)
+-- o.probe = false skips the trial calls in a child process (lib/lua/userguard.lua; the guards in the
+-- process stay): lib/lua/models.lua's models, whose C is tested by make check, built by the dozen.
+function M.model(spec, values, how, o)
+  spec = sized(spec, values)
   local L = layout(spec)
   how = how or (spec.c ~= nil and "c" or "lua")
   if how ~= "c" and how ~= "lua" then bad(spec, "how must be 'c' or 'lua' (got " .. tostring(how) .. ")") end
   local fns = functions(spec, L, how)
   values = parts.values(spec, values)
-  local P = new_par(spec, L, values)
+  local P
+  P, values = new_par(spec, L, values)
   if how == "lua" then fns = guard.lua_fns(spec.name, L, fns) end
   local m = { name = spec.name, dim = L.dim, nq = L.nq, par = P, how = how, spec = spec, values = values }
   local f = {} -- the C function pointers
   local lib, entry
   if how == "c" then
     local ns, path, _, parts = M.compile(spec)
-    local okp, perr = pcall(guard.probe, spec.name, ns, parts, P, L)
-    if not okp then error(perr, 0) end -- the message names the model
+    if not (o and o.probe == false) then
+      local okp, perr = pcall(guard.probe, spec.name, ns, parts, P, L)
+      if not okp then error(perr, 0) end -- the message names the model
+    end
     m.lib, m.lib_path, lib = ns, path, ns
     if L.force then f.sys = ns["kzu_sys_" .. L.force] end
     if L.vibrated then f.vib = ns["kzu_vib_" .. L.force] end
@@ -498,6 +600,10 @@ function M.model(spec, values, how)
     end
   end
   parts.attach(m, spec, L, how, fns.parts, bad, lib, entry, M)
+  for name, f in pairs(spec.helpers or {}) do
+    if m[name] ~= nil then bad(spec, string.format("helpers.%s: the model already has a field '%s'", name, name)) end
+    m[name] = function(...) return f(P, ...) end
+  end
   return m
 end
 

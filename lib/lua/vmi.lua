@@ -8,6 +8,7 @@
 local kz = require "kapitza"
 local O = require "options"
 local cap = require "capability"
+local models = require "models"
 local ffi, C = kz.ffi, kz.C
 
 local M = {}
@@ -90,22 +91,17 @@ local function shape(o)
 end
 
 --- FPU, Sec. 6: l = 3, omega = 50, HLW initial values q^s = (1,0,0), q^f = (1/omega,0,0),
--- p^s = p^f = (1,0,0).
+-- p^s = p^f = (1,0,0): the model file lib/models/fpu.lua (lib/lua/models.lua's models.fpu).
 function M.fpu(t)
   t = t or {}
-  local o = { kind = "fpu", par = ffi.new("kz_vmi_fpu"), model = ffi.new("kz_vmi_model") }
-  o.par.l = t.l or 3
-  o.par.omega = t.omega or 50
-  kz.call("kz_vmi_fpu_model", o.model, o.par, kz.report())
-  local l = o.par.l
-  o.ns, o.nf, o.d = l, l, 4 * l
-  o.omega = o.par.omega
-  local y0 = {}
-  for i = 1, 4 * l do y0[i] = 0 end
-  y0[1], y0[l + 1], y0[2 * l + 1], y0[3 * l + 1] = 1, 1 / o.omega, 1, 1
-  o.y0 = y0
-  return shape(o)
+  return M.shape.fpu(models.fpu { l = t.l or 3, omega = t.omega or 50 })
 end
+
+--- What this module adds to the models of lib/models/fpu.lua and ring.lua (kind; FPU: omega).
+M.shape = {
+  fpu = function(o) o.kind, o.omega = "fpu", o.par.omega; return o end,
+  ring = function(o) o.kind = "ring"; return o end,
+}
 
 --- Oscillatory energies of the stiff springs I_j = (p_j^f^2 + omega^2 q_j^f^2)/2 (HLW I.5.1) of
 -- the state at y (cdata pointer to one row); returns I_1..I_l and their sum.
@@ -121,46 +117,16 @@ end
 
 --- The spring ring of Sec. 6: 2l = 6 masses of 2, eps = 5, omega1 = 2, omega2 = 4000, g = 9.81;
 -- gravity = "physical" (default) or "printed"; velocity directions from the unperturbed
--- ("unperturbed", default) or the repositioned positions ("repositioned").
+-- ("unperturbed", default) or the repositioned positions ("repositioned"): the model file
+-- lib/models/ring.lua (lib/lua/models.lua's models.ring).
 function M.ring(t)
   t = t or {}
-  local o = { kind = "ring", par = ffi.new("kz_vmi_ring"), model = ffi.new("kz_vmi_model") }
-  local P = o.par
-  P.l, P.mass, P.eps, P.omega1, P.omega2, P.g = 3, t.mass or 2, t.eps or 5, t.omega1 or 2,
-      t.omega2 or 4000, t.g or 9.81
   local gr = t.gravity or "physical"
   if gr ~= "physical" and gr ~= "printed" then error("vmi.ring: gravity must be 'physical' or 'printed'", 2) end
-  P.g_sign = gr == "physical" and 1 or -1
-  kz.call("kz_vmi_ring_model", o.model, P, kz.report())
-  o.ns, o.nf, o.d = 9, 9, 36
-  local r, h = t.r or 2, t.h or 2
-  local q = {}
-  for i = 1, 6 do q[i] = { r * math.sin((i - 1) * math.pi / 3), -r * math.cos((i - 1) * math.pi / 3), -h } end
-  local shift = { [3] = { 0.3, 0.3, 0 }, [5] = { 0.2, -0.3, -0.3 }, [2] = { 0.2, -0.2, 0 }, [4] = { -0.3, 0.4, 0 } }
-  local q0 = {}
-  for i = 1, 6 do
-    local s = shift[i] or { 0, 0, 0 }
-    q0[i] = { q[i][1] + s[1], q[i][2] + s[2], q[i][3] + s[3] }
-  end
-  local base = (t.directions or "unperturbed") == "unperturbed" and q or q0
-  local function unit(a, b)
-    local d = { a[1] - b[1], a[2] - b[2], a[3] - b[3] }
-    local n = math.sqrt(d[1] * d[1] + d[2] * d[2] + d[3] * d[3])
-    return { d[1] / n, d[2] / n, d[3] / n }
-  end
-  local u12, u36 = unit(base[1], base[2]), unit(base[3], base[6])
-  local v = { { 5 * u12[1], 5 * u12[2], 5 * u12[3] }, { -30 * u12[1], -30 * u12[2], -30 * u12[3] },
-              { -5 * u36[1], -5 * u36[2], -5 * u36[3] }, { 50, 40, -10 }, { 0, 0, 0 }, { 50, 40, 10 } }
-  local y0 = {}
-  for i = 1, 6 do -- odd masses slow (offset 0), even fast (offset 9); momenta after 18
-    local off = (i % 2 == 1) and 3 * ((i - 1) / 2) or 9 + 3 * (i / 2 - 1)
-    for c = 1, 3 do
-      y0[off + c] = q0[i][c]
-      y0[18 + off + c] = P.mass * v[i][c]
-    end
-  end
-  o.y0 = y0
-  return shape(o)
+  local o = models.ring { mass = t.mass or 2, eps = t.eps or 5, omega1 = t.omega1 or 2, omega2 = t.omega2 or 4000,
+                          g = t.g or 9.81, g_sign = gr == "physical" and 1 or -1, r = t.r, h = t.h,
+                          directions = t.directions or "unperturbed" }
+  return M.shape.ring(o)
 end
 
 --- Angular momentum L = sum_i q_i x p_i of the ring state y (cdata row or Lua array, 0-based).

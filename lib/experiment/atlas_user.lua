@@ -57,22 +57,11 @@ end
 function M.constrained(model) return cap.parts(model).constraints end
 
 --- Reference states by a registry stepper of order p with m and 2m steps per output interval L,
--- Richardson-extrapolated (experiment.richardson's, for any order: the constrained models'
--- reference is HERK3, which keeps the constraints). Returns the states at L, 2L, ..., nout L,
--- the largest estimate |y_2m - y_m|/(2^p - 1) at the end and the estimates by component.
+-- Richardson-extrapolated: experiment.richardson (the constrained models' reference is HERK3,
+-- which keeps the constraints). Returns the states at L, 2L, ..., nout L, the largest estimate
+-- |y_2m - y_m|/(2^p - 1) at the end and the estimates by component.
 function M.richardson(s, stepper, p, y0, L, nout, m)
-  local res = {}
-  for pass, k in ipairs { m, 2 * m } do res[pass] = kz.trajectory(s, stepper, 0, L / k, k, nout, y0) end
-  local d, states, est, ests, f = s.dim, {}, 0, {}, 2 ^ p - 1
-  for j = 1, nout do
-    states[j] = {}
-    for i = 1, d do
-      local a, b = res[1][j * d + i - 1], res[2][j * d + i - 1]
-      states[j][i] = b + (b - a) / f
-      if j == nout then est, ests[i] = math.max(est, math.abs(b - a) / f), math.abs(b - a) / f end
-    end
-  end
-  return states, est, ests
+  return E.richardson(s, y0, L, nout, m, stepper, p)
 end
 
 --- The context of the atlas on the loaded model file mf (lib/experiment/modelfile.lua): the end time

@@ -81,7 +81,7 @@ for n = 1, N + 1 do
   pi3_dev = math.max(pi3_dev, math.abs(cols[3][n] - x0[3]))
   if (n - 1) % P.plot_every == 0 then
     local r = { t = (n - 1) * P.h }
-    for i = 1, 6 do r[names[i]] = top.short(cols[i][n]) end
+    for i = 1, 6 do r[names[i]] = (cols[i][n]) end
     rows[#rows + 1] = r
   end
 end
@@ -116,7 +116,7 @@ table.sort(peaks, function(a, b) return a.p > b.p end)
 local p1, p2 = peaks[1], peaks[2]
 if p1 and p2 and p1.w > p2.w then p1, p2 = p2, p1 end
 local srows = {}
-for j = 1, #spec do srows[j] = { w_over_omega = ws[j] / P.omega, power = top.short(spec[j]) } end
+for j = 1, #spec do srows[j] = { w_over_omega = ws[j] / P.omega, power = (spec[j]) } end
 sc:write_tsv("data/top-fig11-spectrum.tsv", { "w_over_omega", "power" }, srows,
   { "top-fig11: periodogram of Pi1 on the RK4 grid (Hann window), frequency in units of omega rad/s" })
 

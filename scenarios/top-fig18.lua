@@ -71,10 +71,10 @@ for _, om in ipairs(P.omega) do
   local twin = math.min(P.T, P.plot_cycles * 2 * math.pi / (k.nutation * om))
   local nh = math.min(#th, math.floor(twin / (P.T / N) + 1e-9) + 1)
   local every = math.max(1, math.ceil(nh / P.plot_points))
-  for n = 1, nh, every do hrows[#hrows + 1] = { omega = om, t = (n - 1) * P.T / N, phi = top.short(ph[n]), dtheta = top.short(th[n] - P.theta0) } end
+  for n = 1, nh, every do hrows[#hrows + 1] = { omega = om, t = (n - 1) * P.T / N, phi = (ph[n]), dtheta = (th[n] - P.theta0) } end
   local nr = math.min(#rth, math.floor(twin / dt + 1e-9) + 1)
   every = math.max(1, math.ceil(nr / P.plot_points))
-  for n = 1, nr, every do rrows[#rrows + 1] = { omega = om, t = (n - 1) * dt, phi = top.short(rph[n]), dtheta = top.short(rth[n] - P.theta0) } end
+  for n = 1, nr, every do rrows[#rrows + 1] = { omega = om, t = (n - 1) * dt, phi = (rph[n]), dtheta = (rth[n] - P.theta0) } end
   local lo, hi, cusps = math.huge, -math.huge, 0
   for n = 1, #rth do
     lo, hi = math.min(lo, rth[n] - P.theta0), math.max(hi, rth[n] - P.theta0)

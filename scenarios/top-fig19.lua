@@ -68,7 +68,7 @@ for n = 1, #c[1] do
   end
   if ((n - 1) * P.check_every) % P.plot_every == 0 then
     local r = { t = (n - 1) * dt }
-    for i = 1, 6 do r[names[i]] = top.short(c[i][n]) end
+    for i = 1, 6 do r[names[i]] = (c[i][n]) end
     rows[#rows + 1] = r
   end
 end

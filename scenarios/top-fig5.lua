@@ -59,8 +59,8 @@ for n = 1, #q do
   Qmin, Qmax = math.min(Qmin, Q[n]), math.max(Qmax, Q[n])
   if n > 1 and (Q[n - 1] < 0) ~= (Q[n] < 0) and Q[n] ~= 0 then crossings[#crossings + 1] = t end
   if (n - 1) % P.plot_every == 0 then
-    rows[#rows + 1] = { t = t, q = top.short(q[n]), p = top.short(p[n]), Q = top.short(Q[n]), P = top.short(Pa[n]),
-                        p_recon = top.short(Pa[n] + lift) }
+    rows[#rows + 1] = { t = t, q = (q[n]), p = (p[n]), Q = (Q[n]), P = (Pa[n]),
+                        p_recon = (Pa[n] + lift) }
   end
 end
 sc:write_tsv("data/top-fig5.tsv", { "t", "q", "p", "Q", "P", "p_recon" }, rows,

@@ -172,10 +172,9 @@ function M.euler(xi, I1, dt)
   return th, ph
 end
 
---- Number formats: 3 significant digits (the thesis's a(-b) style as a.bc e-b), and a compact
--- string of a number for data files (8 significant digits keep plotting files small).
+--- Number format: 3 significant digits (the thesis's a(-b) style as a.bc e-b). Data files hold
+-- full precision (%.17g, scenario.fmt): every value a claim or figure uses (issue 21 item 5).
 M.sci = S.sci
-function M.short(x) return string.format("%.8g", x) end
 
 --- "x_lo–x_hi" of a list.
 M.range = E.range
@@ -411,8 +410,8 @@ function M.xi40_write_ref(sc, X, P, all, what)
   local rxi, rows = X.rxi, {}
   for n = 1, #rxi[1] do
     local t = (n - 1) * X.dt
-    rows[n] = { t = t, xi2 = M.short(rxi[1][n]), xi3 = M.short(rxi[2][n]), xi2_pi0 = M.short(-math.sin(X.nu * t)),
-                xi3_pi0 = M.short(math.cos(X.nu * t)) }
+    rows[n] = { t = t, xi2 = (rxi[1][n]), xi3 = (rxi[2][n]), xi2_pi0 = (-math.sin(X.nu * t)),
+                xi3_pi0 = (math.cos(X.nu * t)) }
     if all then rows[n].xi4, rows[n].xi5 = string.format("%.10g", rxi[3][n]), string.format("%.10g", rxi[4][n]) end
   end
   local cols = all and { "t", "xi2", "xi3", "xi4", "xi5", "xi2_pi0", "xi3_pi0" } or { "t", "xi2", "xi3", "xi2_pi0", "xi3_pi0" }

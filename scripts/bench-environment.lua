@@ -1,5 +1,5 @@
 -- bench-environment.lua -- the machine the benchmark timings of paper/bench/ were measured on:
--- compiler, LuaJIT, gnuplot, Markdown renderer, kernel release and CPU model. Written by `make
+-- compiler, LuaJIT, gnuplot, Markdown renderer, operating system and architecture, CPU model. Written by `make
 -- bench` (every scripts/bench-*.lua runs there), never by `make figures`: the woven paper's bytes
 -- must not depend on the machine that rebuilt it, so machine facts live beside the timings.
 --   luajit scripts/bench-environment.lua [--out DIR]   -> DIR/bench/environment.md
@@ -34,7 +34,7 @@ local rows = {
   { "LuaJIT", first_line("luajit -v") },
   { "gnuplot", first_line("gnuplot --version") },
   { "Markdown renderer", first_line("cmark-gfm --version") },
-  { "kernel", first_line("uname -srm") },
+  { "system", first_line("uname -sm") }, -- not the kernel release: the woven paper must not name the build machine's
   { "CPU", cpu_model() },
 }
 local md = { "### The machine of these timings", "",

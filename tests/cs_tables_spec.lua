@@ -7,7 +7,10 @@ local function sweep(id, method)
   local sc = S.new { id = id, params = cs.params({
     { "omega", {}, "", "" }, { "H", {}, "", "" } }, method.kernel) }
   local ref = assert(sc:reference())
-  local P = sc:parse {}
+  -- parsed into a temporary --out (parse opens a staging folder there), discarded below: nothing
+  -- is written, and nothing is left in the repository's paper/
+  local tmp = require("testutil").tmpdir()
+  local P = sc:parse { "--out", tmp }
   local oms, Hs, seen = {}, {}, {}
   for _, r in ipairs(ref) do
     if not seen["o" .. r.omega] then oms[#oms + 1], seen["o" .. r.omega] = r.omega, true end
@@ -16,6 +19,8 @@ local function sweep(id, method)
   P.omega, P.H = oms, Hs
   local rows = cs.run(setmetatable({ progress_start = function() end, progress = function() end },
                                    { __index = sc }), P, method)
+  sc:discard()
+  require("testutil").rmdir(tmp)
   local by = {}
   for _, r in ipairs(rows) do by[string.format("%.12g|%.12g", r.H, r.omega)] = r end
   return ref, by

@@ -2,6 +2,7 @@
 -- scalar library call each, in one process, interleaved (scalar, ensemble, scalar, ...), medians of
 -- the per-sample times and ratios:
 --   (a) RK4 on the vibrated pendulum (2.2), 1,024 members (amplitude and initial angle varied);
+--   (a') the same as a user C model (tests/usermodel_pendulum.lua; ensemble.lua's ens.user);
 --   (b) the HMM of Calvo & Sanz-Serna Table 2.3 (Algorithm 2, H = 1/80, omega = 1e6), 1,024 members;
 --   (c) Sharp, Tsai & Engquist's HMM-V-v, Table 1 row 2 (eta = 50 eps, h = eps/50), 1,024 members;
 --   (d) both cores: a 16,384-member RK4 ensemble on 2 threads against 1.
@@ -82,6 +83,40 @@ do
   end
   local ts, te, ratio, lo, hi = race(scalar, ensemble)
   record("RK4 pendulum omega=100, 2000 steps", Mn, 4 * n, ts, te, ratio, lo, hi, md, e.width)
+end
+
+-- (a') the same RK4 runs on the pendulum written as a user C model (tests/usermodel_pendulum.lua):
+-- ens.user's generated wrappers against the user model's scalar wrapper ----------------------
+do
+  local um = require "usermodel"
+  local spec = dofile(root .. "/tests/usermodel_pendulum.lua")
+  local omega, h, n = 100, 1e-4, 2000
+  local amps, q0 = {}, {}
+  for m = 1, Mn do amps[m], q0[m] = 0.5 + 3 * (m - 1) / Mn, 0.05 + 0.3 * (m - 1) / Mn end
+  local e = ens.user(spec, { l = 0.2, g = 9.8, vmax = amps, omega = omega })
+  local scal, T = {}, kz.stepper("rk4")
+  for m = 1, Mn do scal[m] = um.model(spec, { l = 0.2, g = 9.8, vmax = amps[m], omega = omega }, "c", { probe = m == 1 }) end
+  local y, r, f = kz.vec(2), kz.report(), ffi.new("int[?]", Mn)
+  local Y = kz.vec(2 * Mn)
+  local function scalar()
+    for m = 1, Mn do
+      y[0], y[1] = q0[m], 0
+      C.kz_run(T, scal[m].sys, 0, h, n, y, r)
+    end
+  end
+  local function ensemble()
+    for m = 0, Mn - 1 do Y[m], Y[Mn + m] = q0[m + 1], 0 end
+    assert(C.kz_ens_run(T, e.c, 0, h, n, Y, f, 1, r) == 0)
+  end
+  local md = 0
+  ensemble()
+  for m = 1, Mn do
+    y[0], y[1] = q0[m], 0
+    C.kz_run(T, scal[m].sys, 0, h, n, y, r)
+    md = math.max(md, rel(Y[m - 1], y[0]), rel(Y[Mn + m - 1], y[1]))
+  end
+  local ts, te, ratio, lo, hi = race(scalar, ensemble)
+  record("RK4 user C pendulum omega=100, 2000 steps", Mn, 4 * n, ts, te, ratio, lo, hi, md, e.width)
 end
 
 -- (b) Table 2.3, H = 1/80, omega = 1e6 -----------------------------------------------------------

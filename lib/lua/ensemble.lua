@@ -90,6 +90,68 @@ function M.ste(t)
   return build("ste", "kz_ste_ens", "kz_ste_ens_init", { "eps", "g", "l" }, {}, t)
 end
 
+--- A model of your own (lib/lua/usermodel.lua) given as C source, for M members: model is its spec
+-- or a model made from it (um.model(spec, values, "c")), values a table by parameter name of
+-- numbers (shared) or lists of M numbers (the spec's defaults, theta0 = 0 and derived
+-- parameters as um.model has them, member by member). The generated wrappers run the members'
+-- loop with the user's function inlined, vectorised (OpenMP SIMD, libmvec) for the machine at
+-- hand (target_clones: AVX-512, AVX2, or the x86-64 baseline: e.width doubles per vector). The
+-- phase form (the HMM) when the model is fast-forced and every member has the same omega and
+-- theta0. A Lua-function model is refused: its functions are FFI callbacks, one member at a time
+-- (run its members with a loop of kz.run / hmm.run).
+function M.user(model, values)
+  if type(model) ~= "table" then fail("user: give a usermodel spec or a model made from one") end
+  if model.how == "lua" then fail("user: Lua-function models run member by member: use a loop of kz.run (or give the model's C source)") end
+  local spec = model.spec or model
+  values = values or {}
+  if type(values) ~= "table" then fail("user: values must be a table { <parameter> = number or list }") end
+  local n
+  for k, v in pairs(values) do
+    if type(v) == "table" then
+      if n and #v ~= n then fail(string.format("user: '%s' has %d values, other lists have %d", tostring(k), #v, n)) end
+      n = #v
+    end
+  end
+  n = n or 1
+  if n < 1 then fail("user: a list of values is empty") end
+  local um = require "usermodel"
+  local first = {}
+  for k, v in pairs(values) do first[k] = type(v) == "table" and v[1] or v end
+  local ns, L, fns, par = um.ensemble(spec, first)
+  local np = #L.params
+  local keep, ptrs = {}, ffi.new("const double *[?]", np)
+  for i = 1, np do
+    keep[i] = ffi.new("double[?]", n)
+    ptrs[i - 1] = keep[i]
+  end
+  local vm = {}
+  for m = 1, n do
+    for k, v in pairs(values) do vm[k] = type(v) == "table" and v[m] or v end
+    local ok, P = pcall(par, vm)
+    if not ok then fail(string.format("user: member %d: %s", m, tostring(P))) end
+    for i, p in ipairs(L.params) do keep[i][m - 1] = P[p] end
+  end
+  local e = ffi.new("kz_ens")
+  e.M, e.dim, e.nq, e.par = n, L.dim, L.nq, ptrs
+  e.width = ns.kzu_ens_width()
+  e["" .. L.force] = ns["kzu_ens_" .. L.force]
+  local function same(i)
+    if not i then return true end
+    for m = 1, n - 1 do if keep[i][m] ~= keep[i][0] then return false end end
+    return true
+  end
+  if L.vibrated and same(L.index.omega) and same(L.index.theta0) then
+    e["phase_" .. L.force] = ns["kzu_ens_phase_" .. L.force]
+    if fns.reconstruct then e.reconstruct = ns.kzu_ens_reconstruct end
+    e.omega = keep[L.index.omega][0]
+    e.theta0 = L.index.theta0 and keep[L.index.theta0][0] or 0
+    e.even_in_theta = spec.even_in_theta and 1 or 0
+  end
+  kz.call("kz_ens_check", e, kz.report())
+  return { kind = spec.name, c = e, par = ptrs, keep = keep, lib = ns, M = n, dim = L.dim, nq = L.nq,
+           width = tonumber(e.width), phase = e.phase_accel ~= nil or e.phase_rhs ~= nil }
+end
+
 -- The initial states in the ensemble's layout from q0/v0 (second order) or y0 (lists or numbers).
 local function states(e, o)
   local n, d, nq = e.M, e.dim, e.nq

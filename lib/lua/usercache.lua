@@ -242,7 +242,12 @@ function M.compiler()
   if not flags or not flags:match("%S") then flags = "-O2" end
   local f = { "-std=c11", "-D_DEFAULT_SOURCE" }
   for _, w in ipairs(words(flags)) do f[#f + 1] = w end
-  for _, w in ipairs { "-fPIC", "-shared", "-Wl,-z,defs" } do f[#f + 1] = w end
+  -- the ensemble wrappers' member loops (lib/lua/usermodel.lua): OpenMP SIMD and the vector math
+  -- library; loop and SLP vectorisation stay off elsewhere, so a scalar function never calls a
+  -- vector sin (the ensemble wrappers turn loop vectorisation back on for themselves alone).
+  -- ISO C (-std=c11): no floating-point contraction; the scalar results are those of -O2 alone.
+  for _, w in ipairs { "-fopenmp-simd", "-fno-math-errno", "-fno-tree-loop-vectorize", "-fno-tree-slp-vectorize",
+                       "-fPIC", "-shared", "-Wl,-z,defs" } do f[#f + 1] = w end
   return words(cc), f
 end
 

@@ -62,8 +62,9 @@
 --   the mean total force, so a smooth kernel needs several periods, e.g. cosine with 10, and fails
 --   the first Newton solve with one). There is no phase key: the half window needs the micro
 --   integration to start at phase 0 with v = 0 ((2.14)), which the library enforces. The Newton
---   tolerance `tol` is one number for both constraints (the library's solve tests max |g_i|
---   against a single tolerance). A value given in both lists of a pair (H and H_conv, omega and
+--   tolerance is `tol` max(ℓ₁, ℓ₂)² for both constraints, or with `tol_scale=per_rod` tol ℓᵢ² for
+--   rod i, each constraint in its own units (kz_constraints.tols; tol = 1e-15 is then below the
+--   round-off of rod 2's constraint and the solve fails: use 1e-14). A value given in both lists of a pair (H and H_conv, omega and
 --   omega_extra) is run once; `omega_extra=`, `H_conv=` and `ref_omega=` empty their lists; a
 --   claim that cannot be decided (one ω, one H) says n/a with the reason.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."

@@ -530,3 +530,29 @@ describe("bad input is refused with the parameter named #asan", function()
     assert.truthy(err:find("whole number of periods", 1, true), err)
   end)
 end)
+
+describe("per-constraint Newton tolerances (kz_constraints.tols) #asan", function()
+  it("each constraint meets its own tolerance; a bad one is refused naming con.tols", function()
+    local D = require "dpend"
+    local P = {}
+    for _, p in ipairs(D.params) do P[p[1]] = p[2] end
+    P.tol, P.tol_scale = 1e-14, "per_rod"
+    local m = D.model(P, 1e3)
+    assert.are.equal(P.tol * P.l1 * P.l1, m.con.tols[0])
+    assert.are.equal(P.tol * P.l2 * P.l2, m.con.tols[1])
+    -- a SHAKE step from a consistent state: both residuals within their own tolerance
+    local y = kz.vec(8, m.state(D.start(P)))
+    kz.call("kz_step_apply", kz.stepper("shake"), m.sys, 0, 1e-5, y, kz.report())
+    local res = kz.vec(4)
+    kz.call("kz_con_residual", m.sys, y, res, kz.report())
+    assert.is_true(math.abs(res[0]) <= m.con.tols[0] and math.abs(res[1]) <= m.con.tols[1],
+                   string.format("%g %g", res[0], res[1]))
+    -- a tolerance that is not positive is refused at the check
+    local bad = kz.vec(2, { 1e-14, 0 })
+    m.con.tols = bad
+    local r = kz.report()
+    assert.are.equal(kz.C.KZ_EDOMAIN, kz.C.kz_con_check(m.sys, r))
+    assert.are.equal("con.tols", kz.ffi.string(r.param))
+    m.con.tols = m.tols
+  end)
+end)

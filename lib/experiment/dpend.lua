@@ -23,7 +23,9 @@ D.params = {
   { "vmax", 4, "m s^-1", "amplitude of the pivot velocity: a(t) = vmax omega cos(omega t)" },
   { "q1", 0.5, "rad", "initial angle of rod 1 from the upward vertical (at rest)" },
   { "q2", 0, "rad", "initial angle of rod 2 from the upward vertical (at rest)" },
-  { "tol", 1e-15, "", "Newton tolerance of every constraint solve, times max(l1, l2)^2", positive = true },
+  { "tol", 1e-15, "", "Newton tolerance of every constraint solve, times max(l1, l2)^2 (tol_scale = common)", positive = true },
+  { "tol_scale", "common", "", "the Newton tolerance of rod i: tol max(l1, l2)^2 for both (common), or tol l_i^2, each constraint in its own units (per_rod)",
+    choices = { "common", "per_rod" } },
   { "max_iter", 50, "", "Newton updates allowed per constraint solve", positive = true, integer = true },
 }
 
@@ -39,7 +41,8 @@ end
 function D.model(P, omega)
   local l = math.max(P.l1, P.l2)
   return models.dpend { m1 = P.m1, m2 = P.m2, l1 = P.l1, l2 = P.l2, g = P.g, vmax = P.vmax, omega = omega,
-                        tol = P.tol * l * l, max_iter = P.max_iter }
+                        tol = P.tol * l * l, max_iter = P.max_iter,
+                        tols = P.tol_scale == "per_rod" and { P.tol * P.l1 * P.l1, P.tol * P.l2 * P.l2 } or nil }
 end
 
 --- The initial angles and angular velocities (at rest).

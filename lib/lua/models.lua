@@ -140,14 +140,19 @@ end
 M.shape = {}
 
 --- dpend: the angle model (the file's `lagrange` spec) as lagrange and avg, the Newton options
--- t.tol and t.max_iter, residual(y).
+-- t.tol, t.tols (one per rod) and t.max_iter, residual(y).
 function M.shape.dpend(obj, t)
   t = t or {}
   local ang = um.model(M.spec("dpend").lagrange, obj.values, "c", LIBRARY)
   obj.angle_model, obj.lagrange, obj.avg = ang, ang.sys, ang.avg
   if t.tol ~= nil then obj.con.tol = kz.finite(t.tol, "dpend.tol") end
   if t.max_iter ~= nil then obj.con.max_iter = kz.finite(t.max_iter, "dpend.max_iter") end
-  kz.call("kz_con_check", obj.sys, kz.report()) -- tol and max_iter as given
+  if t.tols ~= nil then -- a tolerance per constraint (rod 1, rod 2): kz_constraints.tols
+    if type(t.tols) ~= "table" or #t.tols ~= 2 then error("dpend.tols: give two tolerances, one per rod", 2) end
+    obj.tols = kz.vec(2, { kz.finite(t.tols[1], "dpend.tols[1]"), kz.finite(t.tols[2], "dpend.tols[2]") })
+    obj.con.tols = obj.tols
+  end
+  kz.call("kz_con_check", obj.sys, kz.report()) -- tol, tols and max_iter as given
   function obj.residual(y)
     local res = kz.vec(4)
     kz.call("kz_con_residual", obj.sys, kz.vec(8, y), res, kz.report())

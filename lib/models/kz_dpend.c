@@ -113,7 +113,7 @@ int kz_dpend_constraints(kz_constraints *c, kz_dpend *p, kz_report *r)
   KZ_TRY(check(p, r));
   fill_minv(p);
   const double l = fmax(p->l1, p->l2);
-  const kz_constraints v = {2, p->minv, constraints, p, 1e-15 * l * l, 50, NULL, NULL};
+  const kz_constraints v = {2, p->minv, constraints, p, 1e-15 * l * l, 50, NULL, NULL, NULL};
   *c = v;
   return KZ_OK;
 }

@@ -3,7 +3,7 @@
  *  - position: find the multipliers L with g(q~ + c M^-1 Gb^T L) = 0 (SHAKE and RATTLE, Calvo &
  *    Sanz-Serna Sec. 4.2-4.3, c = h^2/2 or H^2; HERK (45)-(48) of Calvo, Chartier, Murua &
  *    Sanz-Serna, c = h a_{i,i-1}): Newton's method from L = 0, the Jacobian G re-evaluated at
- *    every iterate (quadratic convergence), stopped when max |g| <= tol;
+ *    every iterate (quadratic convergence), stopped when max |g| <= tol (or each |g_i| <= tols[i]);
  *  - velocity: find L with G(q) (u~ + c M^-1 Gb^T L) = 0 (RATTLE, HERK), one linear system.
  * The m x m systems are solved by Gaussian elimination with partial pivoting in caller work. */
 #include "kz_con.h"
@@ -25,6 +25,8 @@ int kz_con_check(const kz_sys *s, kz_report *r)
     if (!(C->minv[i] > 0)) return kz_bad(r, KZ_EDOMAIN, "con.minv");
   }
   KZ_TRY(kz_check_num(r, C->tol, "con.tol", 1));
+  if (C->tols)
+    for (int j = 0; j < C->m; j++) KZ_TRY(kz_check_num(r, C->tols[j], "con.tols", 1));
   if (C->max_iter < 1) return kz_bad(r, KZ_EDOMAIN, "con.max_iter");
   return KZ_OK;
 }
@@ -121,9 +123,13 @@ int kz_con_position(const kz_constraints *C, int nq, const double *qt, const dou
     const int st = C->g(C->par, q, g, Gq);
     if (st != KZ_OK) return kz_bad(r, st, "g");
     double res = 0;
-    for (int j = 0; j < m; j++) res = fmax(res, fabs(g[j]));
+    int within = 1; /* every |g_j| within its own tolerance (tols) */
+    for (int j = 0; j < m; j++) {
+      res = fmax(res, fabs(g[j]));
+      if (C->tols && !(fabs(g[j]) <= C->tols[j])) within = 0;
+    }
     if (!isfinite(res)) return kz_bad(r, KZ_ENOCONV, "newton");
-    if (res <= C->tol) return KZ_OK;
+    if (C->tols ? within : res <= C->tol) return KZ_OK;
     if (it == C->max_iter) return kz_bad(r, KZ_ENOCONV, "newton");
     newton_matrix(m, nq, c, Gq, B, A);
     for (int j = 0; j < m; j++) d[j] = -g[j];

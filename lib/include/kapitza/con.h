@@ -49,7 +49,8 @@ typedef int (*kz_con_fn)(void *par, const double *q, double *g, double *G);
  * as SAM's averaged field, kz_sam_dae_run). M is constant and diagonal: minv holds M^-1.
  * Every position solve is a Newton iteration on the multipliers started at lambda = 0 (a step
  * depends on (t, h, y) only), with the Jacobian G re-evaluated at every iterate; it stops when
- * max_i |g_i(q)| <= tol and fails after max_iter updates without that (KZ_ENOCONV, parameter
+ * max_i |g_i(q)| <= tol (or |g_i(q)| <= tols[i] for every i, when tols is given: constraints of
+ * different units or scales) and fails after max_iter updates without that (KZ_ENOCONV, parameter
  * "newton", with the step and time; the state is left unchanged). A velocity solve is linear.
  * Work: newton_iters (updates) and jac_evals (evaluations of g with G) in the kz_report, the
  * solves in *stats.
@@ -66,11 +67,13 @@ typedef struct kz_constraints {
   int max_iter;        /* Newton updates allowed per solve, >= 1 */
   double *lambda;      /* NULL, or 2 m numbers: the multipliers of the last successful step */
   kz_con_stats *stats; /* NULL, or the solve counters */
+  const double *tols;  /* NULL, or m numbers, finite and > 0: the Newton tolerance of each
+                        * constraint, |g_i(q)| <= tols[i] for every i (then tol is not used) */
 } kz_constraints;
 
 /* Is s a well-formed constrained system? KZ_ENULL ("con", "con.minv", "con.g"), KZ_EDOMAIN
- * ("dim", "con.m", "con.max_iter", "con.tol", "con.minv") or KZ_ENONFINITE ("con.tol",
- * "con.minv"). kz_step_check calls it for every stepper that needs KZ_NEEDS_CONSTRAINTS. */
+ * ("dim", "con.m", "con.max_iter", "con.tol", "con.tols", "con.minv") or KZ_ENONFINITE ("con.tol",
+ * "con.tols", "con.minv"). kz_step_check calls it for every stepper that needs KZ_NEEDS_CONSTRAINTS. */
 int kz_con_check(const kz_sys *s, kz_report *r);
 /* The constraint residuals of the state y = (q, v): res[0..m) = g(q), res[m..2m) = G(q) v.
  * A measurement: counts nothing. */

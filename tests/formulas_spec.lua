@@ -3,7 +3,8 @@
 -- bug followed by `make figures` and a commit would have passed every spec). Each gets a property
 -- here that any correct implementation satisfies and the plausible bugs break:
 --   1. the fused legs' (Verlet, rk4) velocity (and force) average = the same steps taken one by
---      one, to the last bit;
+--      one, to the last bit; the HMM window's two legs run together (one degree of freedom, no
+--      observable) = the legs one after the other, to the last bit, and the same on a failure;
 --   2. the exact phase on the macro grid (index n) = the naive phase omega t_n + theta0 while
 --      omega t_n is small enough for the naive one to be exact;
 --   3. the observable's phase = the phase of the plain force average (identity observable);
@@ -145,6 +146,71 @@ describe("the HMM's phase #asan", function()
       assert.is_true(rel(plain[i], viaobs[i]) < 1e-12, string.format("component %d: %.17g vs %.17g", i, plain[i], viaobs[i]))
     end
     assert.is_true(viaobs[2] <= 1e-9 * math.abs(plain[1]) + 1e-12, string.format("force at a wrong phase: %.3g", viaobs[2]))
+  end)
+
+  it("without an observable (both legs at once) is the legs one after the other, to the last bit", function()
+    -- kz_hmm_window runs the two legs of a one-degree-of-freedom window as two interleaved chains
+    -- (kz_verlet_legs2, kz_rk4_legs2); with an observable it steps them one after the other
+    local t, y0 = 0.37, kz.vec(2, { 0.5, 0.2 })
+    for _, micro in ipairs { "rk4", "verlet" } do
+      local o = {}
+      for k, v in pairs(P) do if k ~= "Q0" and k ~= "P0" then o[k] = v end end
+      o.micro, o.recon = micro, "identity"
+      local p = hmm.params(o)
+      local plain, viaobs, F = kz.vec(2), kz.vec(2), kz.vec(1)
+      local r1, r2, r3 = kz.report(), kz.report(), kz.report()
+      kz.call("kz_hmm_average", pend.vib, p, t, y0, nil, nil, 0, plain, r1)
+      kz.call("kz_hmm_force", pend.vib, p, t, y0, F, nil, r3) -- the force alone: lo = 1, cnt = 1
+      local obs = ffi.cast("kz_observe_fn", function(_, _, _, f, out)
+        out[0], out[1] = f[0], f[1]
+        return 0
+      end)
+      kz.call("kz_hmm_average", pend.vib, p, t, y0, obs, nil, 2, viaobs, r2)
+      obs:free()
+      assert.are.equal(viaobs[0], plain[0], micro .. " velocity average")
+      assert.are.equal(viaobs[1], plain[1], micro .. " force average")
+      assert.are.equal(tonumber(r2.force_evals), tonumber(r1.force_evals), micro .. " force_evals")
+      assert.are.equal(tonumber(r2.micro_steps), tonumber(r1.micro_steps), micro .. " micro_steps")
+      assert.is_true(tonumber(r1.micro_steps) > 100, micro .. " micro_steps")
+      assert.are.equal(viaobs[1], F[0], micro .. " kz_hmm_force")
+    end
+  end)
+
+  it("fails as the legs one after the other do when a force evaluation fails", function()
+    -- a force that refuses phases below theta_s - 1 (late in the backward leg): the interleaved
+    -- legs give up and the window is stepped again one leg after the other, so the status, the
+    -- diagnostics and the counters are those of the sequential legs (fail_step aside: a fused leg
+    -- says which of its steps failed, apply does not)
+    local theta_s = 0.3
+    local acc = ffi.cast("kz_phase_accel_fn", function(_, theta, q, a)
+      if theta < theta_s - 1 then return C.KZ_EDOMAIN end
+      a[0] = -(1 + 0.5 * math.cos(theta)) * math.sin(q[0])
+      return 0
+    end)
+    local m = ffi.new("kz_vib", { dim = 2, nq = 1, omega = 40, theta0 = theta_s, accel = acc })
+    for _, micro in ipairs { "rk4", "verlet" } do
+      local o = {}
+      for k, v in pairs(P) do if k ~= "Q0" and k ~= "P0" then o[k] = v end end
+      o.micro, o.recon, o.phase, o.eta, o.h = micro, "identity", "naive", 0.2, 0.2 / 64
+      local p = hmm.params(o)
+      local y0, out = kz.vec(2, { 0.5, 0.2 }), kz.vec(2)
+      local r1, r2 = kz.report(), kz.report()
+      local s1 = C.kz_hmm_average(m, p, 0, y0, nil, nil, 0, out, r1)
+      local obs = ffi.cast("kz_observe_fn", function(_, _, _, f, o2)
+        o2[0], o2[1] = f[0], f[1]
+        return 0
+      end)
+      local s2 = C.kz_hmm_average(m, p, 0, y0, obs, nil, 2, out, r2)
+      obs:free()
+      assert.are.equal(C.KZ_EDOMAIN, s1, micro)
+      assert.are.equal(s2, s1, micro)
+      assert.are.equal(ffi.string(r2.param), ffi.string(r1.param), micro)
+      assert.are.equal(r2.fail_time, r1.fail_time, micro)
+      assert.are.equal(tonumber(r2.force_evals), tonumber(r1.force_evals), micro)
+      assert.are.equal(tonumber(r2.micro_steps), tonumber(r1.micro_steps), micro)
+      assert.is_true(tonumber(r1.micro_steps) > 32, micro .. " the forward leg ran")
+    end
+    acc:free()
   end)
 end)
 

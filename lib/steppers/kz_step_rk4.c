@@ -43,6 +43,33 @@ static inline int rk4_accel1(const kz_sys *s, double t, double q, double *a, lon
   return st == KZ_OK ? KZ_OK : kz_fail(r, st, "accel", -1, t);
 }
 
+/* One step of rk4_apply at one degree of freedom of the second-order form from (q, v) with
+ * f = (fq, fv) = f(tk, y): the same operations, in registers; (q, v) and f advanced on success. */
+static inline int rk4_step1(const kz_sys *s, double tk, double h, double *q_, double *v_,
+                            double *fq_, double *fv_, long long *evals, kz_report *r)
+{
+  const double *c = rk4_c, *b = rk4_b;
+  const double q = *q_, v = *v_, fq = *fq_, fv = *fv_;
+  double aq = 0, av = 0, tq, tv, kq, kv, fn;
+  aq += b[0] * fq, av += b[0] * fv;
+  tq = q + c[1] * h * fq, tv = v + c[1] * h * fv;
+  kq = tv;
+  KZ_TRY(rk4_accel1(s, tk + c[1] * h, tq, &kv, evals, r));
+  aq += b[1] * kq, av += b[1] * kv;
+  tq = q + c[2] * h * kq, tv = v + c[2] * h * kv;
+  kq = tv;
+  KZ_TRY(rk4_accel1(s, tk + c[2] * h, tq, &kv, evals, r));
+  aq += b[2] * kq, av += b[2] * kv;
+  tq = q + c[3] * h * kq, tv = v + c[3] * h * kv;
+  kq = tv;
+  KZ_TRY(rk4_accel1(s, tk + c[3] * h, tq, &kv, evals, r));
+  aq += b[3] * kq, av += b[3] * kv;
+  const double qn = q + h * aq, vn = v + h * av;
+  KZ_TRY(rk4_accel1(s, tk + h, qn, &fn, evals, r));
+  *q_ = qn, *v_ = vn, *fq_ = vn, *fv_ = fn;
+  return KZ_OK;
+}
+
 /* n steps of rk4_apply with f_in = f and f_out chained (f_out = f(t + h, y_new): the next
  * step's first stage), adding w[k+1] f_{k+1}[lo .. lo+cnt) to acc after step k. */
 KZ_VECTOR_CLONES static int rk4_leg(const kz_sys *s, double t, long long k0, double h, long long n,
@@ -58,24 +85,7 @@ KZ_VECTOR_CLONES static int rk4_leg(const kz_sys *s, double t, long long k0, dou
     double *pv = cnt > 0 && lo == 0 ? acc : NULL, *pa = cnt > 0 && lo + cnt == 2 ? acc + cnt - 1 : NULL;
     double q = y[0], v = y[1], fq = f[0], fv = f[1], sv = pv ? *pv : 0, sa = pa ? *pa : 0;
     for (; k < n; k++) {
-      const double tk = t + (double)(k0 + k) * h;
-      double aq = 0, av = 0, tq, tv, kq, kv;
-      aq += b[0] * fq, av += b[0] * fv;
-      tq = q + c[1] * h * fq, tv = v + c[1] * h * fv;
-      kq = tv;
-      if ((st = rk4_accel1(s, tk + c[1] * h, tq, &kv, &evals, r)) != KZ_OK) break;
-      aq += b[1] * kq, av += b[1] * kv;
-      tq = q + c[2] * h * kq, tv = v + c[2] * h * kv;
-      kq = tv;
-      if ((st = rk4_accel1(s, tk + c[2] * h, tq, &kv, &evals, r)) != KZ_OK) break;
-      aq += b[2] * kq, av += b[2] * kv;
-      tq = q + c[3] * h * kq, tv = v + c[3] * h * kv;
-      kq = tv;
-      if ((st = rk4_accel1(s, tk + c[3] * h, tq, &kv, &evals, r)) != KZ_OK) break;
-      aq += b[3] * kq, av += b[3] * kv;
-      const double qn = q + h * aq, vn = v + h * av;
-      if ((st = rk4_accel1(s, tk + h, qn, &fv, &evals, r)) != KZ_OK) break;
-      q = qn, v = vn, fq = vn;
+      if ((st = rk4_step1(s, t + (double)(k0 + k) * h, h, &q, &v, &fq, &fv, &evals, r)) != KZ_OK) break;
       if (cnt > 0) {
         sv += w[k + 1] * fq;
         sa += w[k + 1] * fv;
@@ -112,6 +122,37 @@ KZ_VECTOR_CLONES static int rk4_leg(const kz_sys *s, double t, long long k0, dou
   if (r) {
     if (st != KZ_OK) r->fail_step = k;
     r->micro_steps += k;
+    r->force_evals += evals;
+  }
+  return st;
+}
+
+/* The HMM window's two legs at once (kz_internal.h; as kz_verlet_legs2): the forward leg (h)
+ * and the backward one (-h) from the same (y0, f0), each exactly as rk4_leg with t = 0, k0 = 0,
+ * two independent chains in one loop; the backward terms to bt. */
+KZ_VECTOR_CLONES int kz_rk4_legs2(const kz_sys *s, double h, long long n, double *y, double *f,
+                                  const double *w, int lo, int cnt, double *acc, double *bt,
+                                  kz_report *r)
+{
+  int st = KZ_OK;
+  long long k = 0, evals = 0;
+  double *pv = lo == 0 ? acc : NULL, *pa = lo + cnt == 2 ? acc + cnt - 1 : NULL;
+  double qA = y[0], vA = y[1], fqA = f[0], fvA = f[1], qB = qA, vB = vA, fqB = fqA, fvB = fvA;
+  double sv = pv ? *pv : 0, sa = pa ? *pa : 0;
+  const double hB = -h;
+  for (; k < n; k++) {
+    if ((st = rk4_step1(s, 0.0 + (double)k * h, h, &qA, &vA, &fqA, &fvA, &evals, r)) != KZ_OK) break;
+    if ((st = rk4_step1(s, 0.0 + (double)k * hB, hB, &qB, &vB, &fqB, &fvB, &evals, r)) != KZ_OK) break;
+    sv += w[k + 1] * fqA;
+    sa += w[k + 1] * fvA;
+    bt[2 * k] = w[k + 1] * fqB;
+    bt[2 * k + 1] = w[k + 1] * fvB;
+  }
+  if (pv) *pv = sv;
+  if (pa) *pa = sa;
+  y[0] = qB, y[1] = vB, f[0] = fqB, f[1] = fvB;
+  if (r) {
+    r->micro_steps += 2 * k;
     r->force_evals += evals;
   }
   return st;

@@ -95,6 +95,20 @@ void kz_dp5_error(int n, double *const k[7], double *err);
 /* y(t + s h) by the continuous extension ntrp45. */
 void kz_dp5_interp(int n, const double *y, double *const k[7], double h, double s, double *out);
 
+/* kz_step_verlet.c, kz_step_rk4.c: the HMM window's forward and backward legs of one degree of
+ * freedom (the second-order form, 1 <= cnt, lo + cnt <= 2) run together, bt 2 n doubles; see
+ * there. kz_step_legs2 gives T's, or NULL. */
+typedef int (*kz_legs2_fn)(const kz_sys *s, double h, long long n, double *y, double *f,
+                           const double *w, int lo, int cnt, double *acc, double *bt, kz_report *r);
+int kz_verlet_legs2(const kz_sys *s, double h, long long n, double *y, double *f, const double *w,
+                    int lo, int cnt, double *acc, double *bt, kz_report *r);
+int kz_rk4_legs2(const kz_sys *s, double h, long long n, double *y, double *f, const double *w,
+                 int lo, int cnt, double *acc, double *bt, kz_report *r);
+static inline kz_legs2_fn kz_step_legs2(const kz_step_type *T)
+{
+  return T == kz_step_verlet ? kz_verlet_legs2 : T == kz_step_rk4 ? kz_rk4_legs2 : NULL;
+}
+
 #define KZ_TRY(expr) do { int kz_st_ = (expr); if (kz_st_ != KZ_OK) return kz_st_; } while (0)
 #define KZ_PI 3.14159265358979323846
 /* The hot loops of the explicit steppers and the HMM's window run over all dim numbers -- for an

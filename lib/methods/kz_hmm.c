@@ -115,7 +115,10 @@ int kz_hmm_open_con(kz_hmm_ctx *x, const kz_vib *m, const kz_constraints *con,
   const size_t d = (size_t)m->dim, nw = (size_t)(x->half ? n + 1 : 2 * n + 1);
   const size_t nwork = kz_step_work(x->T, m->dim);
   const size_t nob = nobs > 0 ? (size_t)nobs : 0;
-  x->buf = malloc(sizeof(double) * (nw + nwork + 11 * d + nob));
+  /* both legs at once (kz_hmm_window): one degree of freedom, the second-order form, no constraints */
+  const int legs2 = !x->half && !con && kz_step_legs2(x->T) && !x->sys.rhs && x->sys.accel && m->nq == 1;
+  const size_t nbt = legs2 ? 2 * (size_t)n : 0;
+  x->buf = malloc(sizeof(double) * (nw + nwork + 11 * d + nob + nbt));
   if (!x->buf) return kz_bad(r, KZ_ENOMEM, "work");
   double *b = x->buf;
   int st = kz_kernel_weights(p->kernel, n, x->half, p->kernel_constant, b, r);
@@ -137,7 +140,9 @@ int kz_hmm_open_con(kz_hmm_ctx *x, const kz_vib *m, const kz_constraints *con,
   x->F1 = b, b += d;
   x->Ph = b, b += d;
   x->Ysave = b, b += d;
-  x->obs = b;
+  x->obs = b, b += nob;
+  x->legs2 = legs2 ? kz_step_legs2(x->T) : NULL;
+  x->bt = legs2 ? b : NULL;
   return KZ_OK;
 }
 
@@ -179,6 +184,23 @@ KZ_VECTOR_CLONES int kz_hmm_window(kz_hmm_ctx *x, const double *y0, kz_observe_f
     for (int i = 0; i < cnt; i++) avg[i] = w[0] * x->f0[lo + i];
   }
   const long long n = x->n;
+  if (!obs && x->legs2 && cnt >= 1 && lo + cnt <= 2) {
+    /* both legs at once (two independent chains), then the backward terms in their order */
+    const kz_report saved = r ? *r : (kz_report){0};
+    for (int i = 0; i < d; i++) x->y[i] = y0[i], x->fa[i] = x->f0[i];
+    if (x->legs2(&x->sys, x->p->h, n, x->y, x->fa, w, lo, cnt, avg, x->bt, r) == KZ_OK) {
+      for (int i = 0; i < cnt; i++) {
+        const int j = lo + i;
+        double a = avg[i];
+        for (long long k = 0; k < n; k++) a += x->bt[2 * k + j];
+        avg[i] = a;
+      }
+      goto done;
+    }
+    /* a failed evaluation: the legs one after the other, from the same start, say where */
+    if (r) *r = saved;
+    for (int i = 0; i < cnt; i++) avg[i] = w[0] * x->f0[lo + i];
+  }
   for (int leg = 0; leg < (x->half ? 1 : 2); leg++) {
     const double h = leg ? -x->p->h : x->p->h;
     double *f = x->fa, *g = x->fb;
@@ -204,6 +226,7 @@ KZ_VECTOR_CLONES int kz_hmm_window(kz_hmm_ctx *x, const double *y0, kz_observe_f
       g = tmp;
     }
   }
+done:
   for (int i = 0; i < cnt; i++)
     if (!isfinite(avg[i])) return kz_fail(r, KZ_EDIVERGED, "F", -1, NAN);
   return KZ_OK;

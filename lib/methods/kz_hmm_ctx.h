@@ -24,6 +24,8 @@ typedef struct kz_hmm_ctx {
   double *work, *y0, *y, *f0, *fa, *fb, *Y, *obs;
   double *F, *Fv, *F1, *Ph; /* macro buffers, dim numbers each */
   double *Ysave;            /* kz_hmm_step: the entry state */
+  kz_legs2_fn legs2;        /* both legs at once (kz_hmm_window), or NULL */
+  double *bt;               /* 2 n: the backward leg's terms for legs2 */
   /* constrained systems (kz_hmm_dae.c); con == NULL otherwise */
   const kz_constraints *con; /* the macro constraints */
   kz_constraints con_micro;  /* the same for the micro system: no lambda, the micro counters */

@@ -87,6 +87,42 @@ KZ_VECTOR_CLONES static int verlet_leg(const kz_sys *s, double t, long long k0, 
   return st;
 }
 
+/* The HMM window's two legs at once (kz_internal.h): one degree of freedom of the second-order
+ * form, the forward leg (h) and the backward one (-h) from the same (y0, f0), each exactly as
+ * verlet_leg with t = 0, k0 = 0; two independent chains in one loop, so that one's force
+ * evaluation overlaps the other's. The forward terms w[k+1] f_{k+1} go into acc as they come,
+ * the backward ones to bt[2k], bt[2k+1] (v, a); the caller adds those after, in the order of the
+ * sequential legs. The end states are the backward leg's. */
+KZ_VECTOR_CLONES int kz_verlet_legs2(const kz_sys *s, double h, long long n, double *y, double *f,
+                                     const double *w, int lo, int cnt, double *acc, double *bt,
+                                     kz_report *r)
+{
+  int st = KZ_OK;
+  long long k = 0;
+  double *pv = lo == 0 ? acc : NULL, *pa = lo + cnt == 2 ? acc + cnt - 1 : NULL;
+  double qA = y[0], vA = y[1], aA = f[1], qB = qA, vB = vA, aB = aA, an, qn;
+  double sv = pv ? *pv : 0, sa = pa ? *pa : 0;
+  const double hB = -h;
+  for (; k < n; k++) {
+    if ((st = kdk(s, 1, 0.0 + (double)k * h, h, &qA, &vA, &aA, &an, &qn, r)) != KZ_OK) break;
+    aA = an;
+    if ((st = kdk(s, 1, 0.0 + (double)k * hB, hB, &qB, &vB, &aB, &an, &qn, r)) != KZ_OK) break;
+    aB = an;
+    sv += w[k + 1] * vA;
+    sa += w[k + 1] * aA;
+    bt[2 * k] = w[k + 1] * vB;
+    bt[2 * k + 1] = w[k + 1] * aB;
+  }
+  if (pv) *pv = sv;
+  if (pa) *pa = sa;
+  y[0] = qB, y[1] = vB, f[0] = vB, f[1] = aB;
+  if (r) {
+    r->micro_steps += 2 * k;
+    r->force_evals += 2 * k;
+  }
+  return st;
+}
+
 const kz_step_type kz_step_verlet_type = {
   "verlet", "velocity Verlet, kick-drift-kick (Hairer, Lubich & Wanner, GNI I.1.17)", 2, 1,
   KZ_NEEDS_ACCEL, 1, 1, verlet_work, verlet_apply, verlet_leg,

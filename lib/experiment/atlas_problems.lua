@@ -10,6 +10,7 @@ local A = require "atlas"
 local models = require "models"
 local hmm = require "hmm"
 local sam = require "sam"
+local SX = require "sam_experiment"
 local ste = require "ste"
 local vmi = require "vmi"
 local top = require "top"
@@ -301,7 +302,7 @@ local function sam_problem(t)
     key = t.key, id = "atlas-" .. t.key, title = t.title, error_what = t.error_what, error_label = t.error_label,
     stiff = { key = "eps", label = "ε", unit = "", help = t.eps_help, default = t.eps, min = 2^-24, max = 2^-2,
               rate = function(e) return 1 / e end, rate_label = "1/ε",
-              show = function(e) return sam.eps_str(e) end, gp = function(e) return "ε = " .. gp_pow(e, 2) end },
+              show = function(e) return SX.eps_str(e) end, gp = function(e) return "ε = " .. gp_pow(e, 2) end },
     targets = t.targets,
     params = {
       { "periods", t.periods, "", "interval: tau_end = 2 pi periods / (16 eps)... see the scenario; periods per 1/eps (tau_end = 2 pi periods/eps)",

@@ -136,6 +136,8 @@
 -- nobody else can write to).
 local kz = require "kapitza"
 local parts = require "modelparts"
+local pspec = require "modelparts_spec"
+local pc = require "modelparts_c"
 local ffi, C = kz.ffi, kz.C
 local cache = require "usercache"
 local guard = require "userguard"
@@ -177,7 +179,7 @@ local function layout(spec)
     if type(spec.dim) ~= "number" or spec.dim < 1 or spec.dim ~= math.floor(spec.dim) then bad(spec, "dim must be a whole number >= 1") end
     L.nq, L.dim = 0, spec.dim
   elseif spec.vmi ~= nil then -- the mechanical split sets the size: y = (qs, qf, ps, pf)
-    L.nq, L.dim = 0, parts.vmi_size(spec, bad)
+    L.nq, L.dim = 0, pspec.vmi_size(spec, bad)
   else
     bad(spec, "give nq (second-order form) or dim (first-order form)")
   end
@@ -210,7 +212,7 @@ local function layout(spec)
   -- a vmi model's equations of motion come from its potentials: 'omega' is then a plain number
   L.vibrated = L.index.omega ~= nil and spec.vmi == nil
   L.force = spec.vmi == nil and (L.nq > 0 and "accel" or "rhs") or nil
-  parts.declare(spec, L, bad)
+  pspec.declare(spec, L, bad)
   return L
 end
 
@@ -242,10 +244,10 @@ local function functions(spec, L, how)
     end
   end
   for k in pairs(t) do
-    if not (fns[k] or (how == "c" and k == "source") or parts.FN_KEYS[k]) then bad(spec, string.format("%s.%s: unknown entry", how, tostring(k))) end
+    if not (fns[k] or (how == "c" and k == "source") or pspec.FN_KEYS[k]) then bad(spec, string.format("%s.%s: unknown entry", how, tostring(k))) end
   end
   if how == "c" and type(t.source) ~= "string" then bad(spec, "c.source must be the C source text") end
-  fns.parts = parts.functions(spec, L, how, t, bad)
+  fns.parts = pspec.functions(spec, L, how, t, bad)
   return fns
 end
 
@@ -338,7 +340,7 @@ local function wrappers(L, fns)
     add("int kzu_avg_%s(void *kzu_par, double kzu_t, %s)\n{\n  (void)kzu_t;\n  return %s((const kz_par *)kzu_par, kzu_x, kzu_out);\n}",
         L.force, decl, fns.averaged)
   end
-  local p = parts.c_source(L, fns.parts)
+  local p = pc.c_source(L, fns.parts)
   if p ~= "" then w[#w + 1] = p end
   return table.concat(w, "\n\n")
 end
@@ -347,7 +349,7 @@ end
 local function sized(spec, values)
   local v = type(spec) == "table" and spec.vmi
   if type(v) ~= "table" or (type(v.ns) ~= "string" and type(v.nf) ~= "string") then return spec end
-  local vals = parts.values(spec, values)
+  local vals = pspec.values(spec, values)
   local out, vmi = {}, {}
   for k, x in pairs(spec) do out[k] = x end
   for k, x in pairs(v) do vmi[k] = x end
@@ -535,7 +537,7 @@ function M.model(spec, values, how, o)
   how = how or (spec.c ~= nil and "c" or "lua")
   if how ~= "c" and how ~= "lua" then bad(spec, "how must be 'c' or 'lua' (got " .. tostring(how) .. ")") end
   local fns = functions(spec, L, how)
-  values = parts.values(spec, values)
+  values = pspec.values(spec, values)
   local P
   P, values = new_par(spec, L, values)
   if how == "lua" then fns = guard.lua_fns(spec.name, L, fns) end

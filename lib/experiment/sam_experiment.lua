@@ -28,7 +28,6 @@ end
 -- The perturbed Kepler experiment of Sec. 5.1 (Figures 3 and 4)
 ---------------------------------------------------------------------------------------------------
 
-
 --- The parameters Figures 3 and 4 share (the defaults differ): the eps lists of both panels, N, n,
 -- the bottom panel's N, SAM's difference formula and the reference resolution.
 function M.kepler_params(d)

@@ -21,6 +21,7 @@ local kz = require "kapitza"
 local S = require "scenario"
 local E = require "experiment"
 local A = require "atlas"
+local AW = require "atlas_write"
 local AP = require "atlas_problems"
 local MF = require "modelfile"
 local hmm = require "hmm"
@@ -630,16 +631,16 @@ function M.write(sc, ctx, rows, methods, na, o)
   md[#md + 1] = string.format("\nEvery run: `data/%s.tsv`; the figure: `figures/%s.svg`.\n", id, id)
   sc:write_text("tables/" .. id .. "-best.md", table.concat(md, "\n"))
   -- the figure
-  local cols, pts, dts = A.styles(methods)
+  local cols, pts, dts = AW.styles(methods)
   local names, plotted = {}, {}
   for _, r in ipairs(rows) do if r.status == "ok" then plotted[r.method] = true end end
   local keep = {}
   for _, m in ipairs(methods) do if plotted[m.name] then keep[#keep + 1] = m end end
-  cols, pts, dts = A.styles(keep)
+  cols, pts, dts = AW.styles(keep)
   for i, m in ipairs(keep) do names[i] = m.name end
-  local x1lo, x1hi = A.range(rows, "evaluations")
-  local x2lo, x2hi = A.range(rows, "seconds")
-  local ylo, yhi = A.error_range(rows, ctx.tol)
+  local x1lo, x1hi = AW.range(rows, "evaluations")
+  local x2lo, x2hi = AW.range(rows, "seconds")
+  local ylo, yhi = AW.error_range(rows, ctx.tol)
   local vars = { datafile = sc:path("data/" .. id .. ".tsv"), methods = names, colours = table.concat(cols, " "),
                  pts = pts, dts = dts, ntargets = #ctx.tol, title = "Atlas: " .. mf.name:gsub("_", "\\_"),
                  ylabel = (mf.nq > 0 or mf.vmi) and "error in q(T)" or "error in y(T)",

@@ -224,7 +224,7 @@ md[#md + 1] = "Measured in one run (`scripts/bench-headline.lua`): the peer's CP
   "method reached (log-log interpolation along the peer's tolerance ladder), over the method's own CPU seconds.\n"
 local body = {}
 for _, h in ipairs(pend_heads) do
-  body[#body + 1] = { "pendulum", require("atlas_problems").md_pow10(h.om), string.format("HMM-A2s, H = 1/%d", math.floor(1 / h.H + 0.5)),
+  body[#body + 1] = { "pendulum", require("atlas_methods").md_pow10(h.om), string.format("HMM-A2s, H = 1/%d", math.floor(1 / h.H + 0.5)),
                       S.sci(h.error, 2), string.format("%.3g", h.seconds), h.best or "–", r3(h.best_s, h.bound),
                       h.valid and r3(h.ratio, h.bound) or "– (below the reference's uncertainty)",
                       h.valid and r3(h.rk8, h.rk8b) or "–",

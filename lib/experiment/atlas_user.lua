@@ -22,7 +22,7 @@ local S = require "scenario"
 local E = require "experiment"
 local A = require "atlas"
 local AW = require "atlas_write"
-local AP = require "atlas_problems"
+local AM = require "atlas_methods"
 local MF = require "modelfile"
 local hmm = require "hmm"
 local sam = require "sam"
@@ -87,7 +87,7 @@ function M.setup(mf, o)
     if not period then period, psrc = mf.T / 100, "none found (the force does not vary with the state at y0): T/100" end
   end
   local K0 = mf.T / period
-  local K = o.K or AP.whole_periods(mf.T, period, o.multiple or (K0 >= 64 and 32 or 1))
+  local K = o.K or AM.whole_periods(mf.T, period, o.multiple or (K0 >= 64 and 32 or 1))
   local T = o.T or K * period
   local model, y0 = mf.model, mf.y0
   local n = MF.measured(mf)
@@ -306,7 +306,7 @@ local function slow_hmm_family(ctx, o, methods, na)
   end
 end
 
---- SAM, LISP and the multirevolution method (lib/experiment/atlas_problems.lua's builders; capability
+--- SAM, LISP and the multirevolution method (lib/experiment/atlas_methods.lua's builders; capability
 -- 'sam', 'lisp', 'mr' with micro=rk4, and with micro=strang on a model with flows): macro steps
 -- H = T/N from tau, n micro-steps per period.
 local function sam_family(ctx, o, methods, na)
@@ -324,7 +324,7 @@ local function sam_family(ctx, o, methods, na)
   local hi = math.max(1, math.floor(ctx.K / 2))
   local N = macro_counts(ctx, o.quick and { 1, 1 / 4 } or { 2, 1, 1 / 2, 1 / 4, 1 / 8 }, 1, hi)
   local first = #methods
-  AP.sam_methods({ macros = o.quick and { "rk4" } or { "rk4", "dp5", "ode45" }, micros = micros, N = N,
+  AM.sam_methods({ macros = o.quick and { "rk4" } or { "rk4", "dp5", "ode45" }, micros = micros, N = N,
                    n = o.quick and { 16, 32 } or { 16, 32, 64 },
                    tols = o.quick and { 1e-4, 1e-7 } or { 1e-4, 1e-6, 1e-8, 1e-10 }, N_mr = divisor_counts(ctx.K, N, 5) },
                  methods, na, ctx.sys)
@@ -400,7 +400,7 @@ local function direct_family(ctx, o, methods, na)
   local skip = {}
   for _, name in ipairs(kz.steppers.names) do skip[name] = refuses(ctx, name) end
   local first = #methods
-  AP.add_direct(methods, na, ctx.sys, { ladders = lad, skip = skip })
+  AM.add_direct(methods, na, ctx.sys, { ladders = lad, skip = skip })
   for i = first + 1, #methods do methods[i].cap = methods[i].name end
 end
 

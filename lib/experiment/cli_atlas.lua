@@ -31,6 +31,7 @@ return function(argv)
   local mf = load_model("atlas", path, rest, o.flags["--lua"], own)
   local kz = require "kapitza"
   local AU = require "atlas_user"
+  local AC = require "atlas_catalogue"
   local AP = require "atlas_problems"
   -- refuse to write over the repository's own atlas outputs
   local function real(p)
@@ -54,7 +55,7 @@ return function(argv)
     local okc, c0 = pcall(AU.setup, mf, { reference = false })
     if not okc then die("atlas", c0, 1) end
     local have, all = {}, {}
-    for _, m in ipairs(AU.catalogue(c0, { quick = quick })) do have[m.name] = true; all[#all + 1] = m.name end
+    for _, m in ipairs(AC.catalogue(c0, { quick = quick })) do have[m.name] = true; all[#all + 1] = m.name end
     local names = {}
     for n in pairs(keep) do names[#names + 1] = n end
     table.sort(names)
@@ -68,7 +69,7 @@ return function(argv)
   local ok, err = pcall(function()
     sc:progress_start(1, sc.id)
     local ctx = AU.setup(mf, { tol = tol, refm = quick and 32 or 64, refmax = refmax })
-    local methods, na = AU.catalogue(ctx, { quick = quick, methods = keep })
+    local methods, na = AC.catalogue(ctx, { quick = quick, methods = keep })
     local total = 1
     for _, m in ipairs(methods) do total = total + #m.ladder end
     sc:progress_start(total, sc.id)

@@ -120,6 +120,7 @@ return function(argv)
   local kz = require "kapitza"
   local MF = require "modelfile"
   local AU = require "atlas_user"
+  local AC = require "atlas_catalogue"
   local cap = require "capability"
   local m, spec = mf.model, mf.spec
   local disagree
@@ -241,7 +242,7 @@ return function(argv)
     local ctx = AU.setup(mf, { reference = false })
     ctx.tau = sc.tau
     local names = {}
-    local methods, na = AU.catalogue(ctx, { quick = false })
+    local methods, na = AC.catalogue(ctx, { quick = false })
     for _, mm in ipairs(methods) do names[#names + 1] = mm.name end
     out("kapitza atlas runs: " .. table.concat(names, ", "))
     -- what it leaves out for reasons of its own (capability's are above), grouped by reason
@@ -254,7 +255,7 @@ return function(argv)
       end
     end
     for _, r in ipairs(reasons) do out(string.format("  not run: %s: %s", table.concat(byreason[r], ", "), r)) end
-    local missing = AU.not_in_atlas(ctx)
+    local missing = AC.not_in_atlas(ctx)
     if #missing > 0 then
       local t = {}
       for _, r in ipairs(missing) do t[#t + 1] = r.method end

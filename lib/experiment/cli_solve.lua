@@ -15,10 +15,11 @@ return function(argv)
   local kn, rest = take("solve", o.kv, { method = true, N = true, n = true, p = true, tol = true })
   local mf = load_model("solve", path, rest, o.flags["--lua"], knobs)
   local AU = require "atlas_user"
+  local AC = require "atlas_catalogue"
   local S = require "scenario"
   local okc, ctx = pcall(AU.setup, mf, { reference = o.flags["--error"] == true })
   if not okc then die("solve", ctx, 1) end
-  local methods = AU.catalogue(ctx, {})
+  local methods = AC.catalogue(ctx, {})
   if method == "list" then
     for _, m in ipairs(methods) do out(string.format("%-20s %-8s knobs %s", m.name, m.family, m.knob)) end
     return

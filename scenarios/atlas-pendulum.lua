@@ -32,26 +32,28 @@ local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, f
 package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local A = require "atlas"
+local AC = require "atlas_claims"
+local AW = require "atlas_write"
 local prob = require("atlas_problems").pendulum
 
 local sc = S.new { id = prob.id, title = prob.title, params = A.params(prob, A.names(prob)), quick = prob.quick,
                    work = prob.est }
 local P = sc:parse(arg)
 local rows, ctxs, methods, na = A.sweep(sc, prob, P)
-A.write(sc, prob, P, rows, ctxs, methods, na)
+AW.write(sc, prob, P, rows, ctxs, methods, na)
 
 -- What the atlas states, each measured
-local cl, e1, last = A.claims(sc), P.target[1], #P.omega
-A.claim_exponent(cl, "direct_work_grows", "a direct integration (RK4) needs work ∝ ω for a given error", prob, P, rows,
+local cl, e1, last = AC.claims(sc), P.target[1], #P.omega
+AC.claim_exponent(cl, "direct_work_grows", "a direct integration (RK4) needs work ∝ ω for a given error", prob, P, rows,
                  "rk4", e1, 0.9, 1.1)
-A.claim_exponent(cl, "hmm_work_flat", "the HMM's work for a given error does not grow with ω (Algorithm 2, simple filtering)",
+AC.claim_exponent(cl, "hmm_work_flat", "the HMM's work for a given error does not grow with ω (Algorithm 2, simple filtering)",
                  prob, P, rows, "HMM-A2s", e1, -0.25, 0.25)
-A.claim_exponent(cl, "mr_work_flat", "the multirevolution method's work for a given error does not grow with ω", prob, P,
+AC.claim_exponent(cl, "mr_work_flat", "the multirevolution method's work for a given error does not grow with ω", prob, P,
                  rows, "MR-rk4", e1, -0.25, 0.25)
-A.claim_unreached(cl, "hmm_floor", "at the smallest ω no HMM variant reaches the first target: the averaged motion is " ..
+AC.claim_unreached(cl, "hmm_floor", "at the smallest ω no HMM variant reaches the first target: the averaged motion is " ..
                   "O(1/ω) away from the true one", prob, P, rows, methods, e1, 1, { "HMM" })
 for k, e in ipairs(P.target) do
-  A.claim_cheapest(cl, "averaging_cheapest_" .. k, "at the largest ω an averaging method (HMM, SAM, LISP, MR) is the " ..
+  AC.claim_cheapest(cl, "averaging_cheapest_" .. k, "at the largest ω an averaging method (HMM, SAM, LISP, MR) is the " ..
                    "cheapest, ten times cheaper than any direct stepper", prob, P, rows, methods, e, last,
                    { "HMM", "SAM", "LISP", "MR" }, 10)
 end

@@ -28,24 +28,24 @@
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
-local sam = require "sam"
+local SX = require "sam_experiment"
 
 local sc = S.new {
   id = "sam-fig3",
   title = "Calvo, Chartier, Murua & Sanz-Serna Figure 3: Kepler, RK4 micro-integration",
-  params = sam.kepler_params { eps = { 2^-12, 2^-13, 2^-14 }, N = 8, n = { 16, 32, 64, 128 }, eps_bottom = 2^-12, N_bottom = { 2, 4, 8 }, refm = 2048 },
-  work = sam.kepler_work,
+  params = SX.kepler_params { eps = { 2^-12, 2^-13, 2^-14 }, N = 8, n = { 16, 32, 64, 128 }, eps_bottom = 2^-12, N_bottom = { 2, 4, 8 }, refm = 2048 },
+  work = SX.kepler_work,
   quick = { eps = { 2^-10, 2^-11 }, eps_bottom = 2^-10, n = { 16, 32, 64 }, refm = 512 },
 }
 local P = sc:parse(arg)
-sam.kepler_check(sc, P)
+SX.kepler_check(sc, P)
 
 -- The sweep (top: conventional and SAM for each eps; bottom: SAM, LISP, MR for each N) and the
 -- efficiency data files.
-local top, bottom = sam.kepler_figure(sc, P, "rk4", "RK4")
+local top, bottom = SX.kepler_figure(sc, P, "rk4", "RK4")
 
 -- What the caption and text claim, beside what we measure -------------------------------------
-local claims = sam.kepler_claims(sc, P, top, bottom, { order = 4, ratio_n = 14, eps_ratio = 2,
+local claims = SX.kepler_claims(sc, P, top, bottom, { order = 4, ratio_n = 14, eps_ratio = 2,
   eps_tol = 0.1, eps_min_n = 32, conv = "larger", work_factor = true, bend_monotone = true })
 claims:write("Ratios per doubling of n use the two finest n; ε-ratios use n ≥ 32 (at n = 16 the errors are "
   .. "O(1)); LISP/MR comparisons use the two finest n, where the errors are asymptotic.")

@@ -23,24 +23,24 @@
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
-local sam = require "sam"
+local SX = require "sam_experiment"
 
 local sc = S.new {
   id = "sam-fig4",
   title = "Calvo, Chartier, Murua & Sanz-Serna Figure 4: Kepler, Strang-splitting micro-integration",
-  params = sam.kepler_params { eps = { 2^-12, 2^-13, 2^-14 }, N = 16, n = { 8, 16, 32, 64 }, eps_bottom = 2^-12, N_bottom = { 4, 8, 16 }, refm = 2048 },
-  work = sam.kepler_work,
+  params = SX.kepler_params { eps = { 2^-12, 2^-13, 2^-14 }, N = 16, n = { 8, 16, 32, 64 }, eps_bottom = 2^-12, N_bottom = { 4, 8, 16 }, refm = 2048 },
+  work = SX.kepler_work,
   quick = { eps = { 2^-10, 2^-11 }, eps_bottom = 2^-10, n = { 8, 16, 32 }, N_bottom = { 2, 4, 8 }, refm = 512 },
 }
 local P = sc:parse(arg)
-sam.kepler_check(sc, P)
+SX.kepler_check(sc, P)
 
 -- The sweep (top: conventional and SAM for each eps; bottom: SAM, LISP, MR for each N) and the
 -- efficiency data files.
-local top, bottom = sam.kepler_figure(sc, P, "strang", "Strang")
+local top, bottom = SX.kepler_figure(sc, P, "strang", "Strang")
 
 -- What the caption and text claim, beside what we measure -------------------------------------
-local claims = sam.kepler_claims(sc, P, top, bottom, { order = 2, ratio_n = 3.5, slope_tol = 0.3,
+local claims = SX.kepler_claims(sc, P, top, bottom, { order = 2, ratio_n = 3.5, slope_tol = 0.3,
   eps_ratio = 0.5, eps_tol = 0.1, eps_min_n = 8, conv = "comparable", cmp_all_n = true })
 claims:write("The n-ratio is taken on the two finest n, the slope fitted over all n. The ε-halving ratio "
   .. "misses at n = 64, ε = 2⁻¹⁴: there the micro error (≈ 2·10⁻⁶) is no longer large against "

@@ -37,6 +37,7 @@ package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. 
 local S = require "scenario"
 local E = require "experiment"
 local sam = require "sam"
+local SX = require "sam_experiment"
 
 local sc = S.new {
   id = "sam-fig5",
@@ -95,7 +96,7 @@ end
 
 -- Outputs ---------------------------------------------------------------------------------------
 local est = {}
-for _, r in ipairs(runs) do est[#est + 1] = string.format("eps=%s: %.1e", sam.eps_str(r.eps), r.ref_est) end
+for _, r in ipairs(runs) do est[#est + 1] = string.format("eps=%s: %.1e", SX.eps_str(r.eps), r.ref_est) end
 sc:write_tsv("data/sam-fig5.tsv", { "eps", "tau", "ode45", "dp5", "strang" }, errs,
   { "sam-fig5: van der Pol (17), q(0) = p(0) = 0.5, Strang micro dtau = 2 pi/" .. P.n .. ";",
     "Euclidean (q, p) errors at the stroboscopic times tau_k against RK4 + Richardson;",
@@ -104,11 +105,11 @@ sc:write_tsv("data/sam-fig5.tsv", { "eps", "tau", "ode45", "dp5", "strang" }, er
     "reference error estimate at tau_end: " .. table.concat(est, ", ") })
 sc:write_tsv("data/sam-fig5-steps.tsv", { "eps", "method", "tau", "H" }, steps,
   { "sam-fig5: accepted macro-steps (start tau, length H) of SAM-ode45 and SAM-DP5" })
-local claims, note = sam.vdp_claims(sc, P, runs, errs)
+local claims, note = SX.vdp_claims(sc, P, runs, errs)
 sc:write_text("tables/sam-fig5.md", claims:md(note) .. "\n" ..
   "At the first sampled times the ode45 run is up to a few times less accurate than the other two: "
   .. "there its own tolerance-limited macro error (tol = 2⁻¹⁶ ≈ 1.5·10⁻⁵) and the ntrp45 "
   .. "interpolation dominate the O(ε(Δτ)²) micro error common to all three runs, which takes over "
   .. "as τ grows.\n")
 sc:write_tsv("tables/sam-fig5.tsv", claims:tsv_rows())
-sc:figure("sam-fig5", { eps = P.eps[1], epslab = (sam.eps_str(P.eps[1]):gsub("%^(%-?%d+)", "^{%1}")), n = P.n, tol = P.tol })
+sc:figure("sam-fig5", { eps = P.eps[1], epslab = (SX.eps_str(P.eps[1]):gsub("%^(%-?%d+)", "^{%1}")), n = P.n, tol = P.tol })

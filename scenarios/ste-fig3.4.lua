@@ -26,33 +26,17 @@ local ste = require "ste"
 local sc = S.new {
   id = "ste-fig3.4",
   title = "Sharp, Tsai & Engquist Figure 3.4: HMM-V-v, fixed and scaled eta and h",
-  params = ste.curve_params(nil, { H = { 1, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005 }, curves = { "HMM-V-v", "HMM-V-v-scaled" } }),
+  params = ste.scaled_params("HMM-V-v"),
   quick = { H = { 0.5, 0.1, 0.02 } },
   work = require("work").ste_curves,
 }
 local P = sc:parse(arg)
-
-local curves = ste.curves(sc, P.curves)
-local rows = ste.sweep(sc, P, curves)
-ste.write_curves(sc, P, rows, curves, 2)
+local rows, curves = ste.scaled_sweep(sc, P)
 
 local cl = E.claims(sc)
-local lo = math.max(0.001, math.min(unpack(P.H)))
-local s, n = ste.fit(rows, "HMM-V-v-scaled", lo, 0.1)
-cl:add("scaled_order2", "with η and h scaled, HMM-V-v maintains second order", "O(H²)",
-       s and string.format("least-squares slope %.3f over %d H in [%g, 0.1] (accept 1.8–2.2)", s, n, lo) or "—",
-       s == nil and E.na(string.format("a slope needs two H in [%g, 0.1]", lo)) or (s >= 1.8 and s <= 2.2))
-local same, where = true, {}
-for _, H in ipairs { 1, 0.1 } do
-  local a, b = ste.at(rows, "HMM-V-v", H), ste.at(rows, "HMM-V-v-scaled", H)
-  if a and b then
-    same = same and a == b
-    where[#where + 1] = string.format("H = %g: %.4e / %.4e", H, a, b)
-  end
-end
-cl:add("anchors", "scaled and fixed match at H = 0.1 and H = 1", "match",
-       #where > 0 and (table.concat(where, "; ") .. " (fixed / scaled: the same run there)") or "—",
-       #where == 0 and E.na("neither anchor H = 1 nor H = 0.1 was run") or same)
+-- the order of the scaled curve and the anchors (lib/experiment/ste.lua), then this figure's own claim
+ste.scaled_claims(cl, P, rows, "HMM-V-v", { text = "with η and h scaled, HMM-V-v maintains second order",
+                                      accept = "1.8–2.2", lo = 1.8, hi = 2.2 })
 local below, cnt = true, 0
 for _, r in ipairs(ste.curve(rows, "HMM-V-v-scaled")) do
   local f = ste.at(rows, "HMM-V-v", r.H)
@@ -60,8 +44,4 @@ for _, r in ipairs(ste.curve(rows, "HMM-V-v-scaled")) do
 end
 cl:add("scaled_below", "scaling overcomes the levelling off of the fixed curve", "below the fixed curve for H < 0.1",
        string.format("scaled < fixed at %s of %d H < 0.1", below and "all" or "not all", cnt), cnt == 0 and E.na("no H < 0.1 run") or below)
-local md = ste.prototype_claim(cl, sc, P, rows, curves, 0.005)
-local hs = {}
-for _, r in ipairs(ste.curve(rows, "HMM-V-v-scaled")) do hs[#hs + 1] = string.format("H = %s: h = ε/%.4g", ste.frac(r.H), r.h_per_eps) end
-cl:write("Scaled micro-steps: " .. table.concat(hs, ", ") .. ".")
-sc:write_text("tables/" .. sc.id .. "-errors.md", "Error (3.6) on [0, " .. P.T .. "] (in parentheses: the notes' prototype).\n\n" .. md)
+ste.scaled_finish(cl, sc, P, rows, curves, "HMM-V-v")

@@ -18,6 +18,7 @@ package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. 
 local S = require "scenario"
 local E = require "experiment"
 local A = require "atlas"
+local AW = require "atlas_write"
 local AP = require "atlas_problems"
 local peers = require "peers"
 
@@ -148,11 +149,11 @@ local function bench(key)
   end
   S.write_atomic(out .. "/bench/atlas-" .. key .. ".md", table.concat(md, "\n"))
   -- what figures/bench-atlas-<key>.gp draws
-  local cols, pts, dts = A.styles(all)
+  local cols, pts, dts = AW.styles(all)
   local names = {}
   for j, m in ipairs(all) do names[j] = m.name end
-  local xlo, xhi = A.range(rows, "seconds")
-  local ylo, yhi = A.error_range(rows, P.target)
+  local xlo, xhi = AW.range(rows, "seconds")
+  local ylo, yhi = AW.error_range(rows, P.target)
   local v = { string.format("datafile = '%s/bench/atlas-%s.tsv'", out, key), "methods = '" .. table.concat(names, " ") .. "'",
               "colours = '" .. table.concat(cols, " ") .. "'", "pts = '" .. table.concat(pts, " ") .. "'",
               "dts = '" .. table.concat(dts, " ") .. "'", "nstiff = " .. #P[st.key], "ntargets = " .. #P.target,

@@ -35,6 +35,7 @@ local A = require "atlas"
 local models = require "models"
 local hmm = require "hmm"
 local sam = require "sam"
+local SX = require "sam_experiment"
 local peers = require "peers"
 
 local cli = S.bench_args("bench-headline", arg, root, { quick = true })
@@ -183,9 +184,9 @@ end
 ---------------------------------------------------------------------------------------------------
 
 local eps = quick and 2^-12 or 2^-16
-local ks = sam.kepler_setup(eps, quick and 256 or 1024)
-say("kepler eps = %s: reference (RK4 estimate %.1e)", sam.eps_str(eps), ks.ref_est)
-local sr, ssec = timed(function() return sam.kepler_run(ks, "strang", "SAM", 16, 32) end, 5)
+local ks = SX.kepler_setup(eps, quick and 256 or 1024)
+say("kepler eps = %s: reference (RK4 estimate %.1e)", SX.eps_str(eps), ks.ref_est)
+local sr, ssec = timed(function() return SX.kepler_run(ks, "strang", "SAM", 16, 32) end, 5)
 record("kepler", eps, "SAM-rk4/strang", "n", 32, sr.error, sr.work, ssec, "N = 16 RK4 macro steps; work = Strang micro-steps")
 local kl = {}
 for _, n in ipairs(available) do
@@ -223,13 +224,13 @@ md[#md + 1] = "Measured in one run (`scripts/bench-headline.lua`): the peer's CP
   "method reached (log-log interpolation along the peer's tolerance ladder), over the method's own CPU seconds.\n"
 local body = {}
 for _, h in ipairs(pend_heads) do
-  body[#body + 1] = { "pendulum", require("atlas_problems").md_pow10(h.om), string.format("HMM-A2s, H = 1/%d", math.floor(1 / h.H + 0.5)),
+  body[#body + 1] = { "pendulum", require("atlas_methods").md_pow10(h.om), string.format("HMM-A2s, H = 1/%d", math.floor(1 / h.H + 0.5)),
                       S.sci(h.error, 2), string.format("%.3g", h.seconds), h.best or "–", r3(h.best_s, h.bound),
                       h.valid and r3(h.ratio, h.bound) or "– (below the reference's uncertainty)",
                       h.valid and r3(h.rk8, h.rk8b) or "–",
                       (h.om > 1e6 and ext[h.H]) and string.format("%.3g", ext[h.H] * h.om / 1e6) or "" }
 end
-body[#body + 1] = { "kepler", sam.eps_str(eps), "SAM-rk4/strang, n = 32, N = 16", S.sci(sr.error, 2), string.format("%.3g", ssec),
+body[#body + 1] = { "kepler", SX.eps_str(eps), "SAM-rk4/strang, n = 32, N = 16", S.sci(sr.error, 2), string.format("%.3g", ssec),
                     kname or "–", r3(kbest, kbound), r3(kbest and kbest / ssec, kbound), r3(krk8 and krk8 / ssec, krk8b), "" }
 md[#md + 1] = S.md_table({ "problem", "ω or ε", "method", "its error", "its CPU s", "best peer", "peer CPU s", "ratio",
                            "rk8pd ratio", "rk8pd ratio extrapolated from ω = 10⁶ (∝ ω)" }, body)

@@ -26,6 +26,7 @@ local E = require "experiment"
 local models = require "models"
 local hmm = require "hmm"
 local sam = require "sam"
+local SX = require "sam_experiment"
 local peers = require "peers"
 
 local cli = S.bench_args("bench-peers", arg, root, { quick = true })
@@ -148,13 +149,13 @@ end
 local epss = quick and { 2 ^ -10 } or { 2 ^ -10, 2 ^ -12, 2 ^ -14, 2 ^ -16 }
 local fast = models.kepler(0)
 for _, eps in ipairs(epss) do
-  local ks = sam.kepler_setup(eps, quick and 256 or 1024)
-  io.stderr:write(string.format("bench-peers: kepler eps = %s: reference (Richardson estimate %.1e)\n", sam.eps_str(eps), ks.ref_est))
+  local ks = SX.kepler_setup(eps, quick and 256 or 1024)
+  io.stderr:write(string.format("bench-peers: kepler eps = %s: reference (Richardson estimate %.1e)\n", SX.eps_str(eps), ks.ref_est))
   local entries = {}
   for _, n in ipairs(available) do
     for k, tol in ipairs(tols) do
       local H = 2 * math.pi / (8 * 2 ^ (k - 1))
-      entries[#entries + 1] = { method = n, tol = tol, problem = "kepler eps = " .. sam.eps_str(eps), run = function()
+      entries[#entries + 1] = { method = n, tol = tol, problem = "kepler eps = " .. SX.eps_str(eps), run = function()
         local r, msg = peers.integrate(n, ks.mod.sys, 0, sam.kepler_y0, ks.tau_end, tol,
                                        { ref = ks.ref, fast = fast.sys, H = H })
         if not r then return nil, msg end
@@ -164,7 +165,7 @@ for _, eps in ipairs(epss) do
   end
   for _, n in ipairs { 16, 32, 64 } do
     entries[#entries + 1] = { method = "SAM", tol = n, run = function()
-      local r = sam.kepler_run(ks, "strang", "SAM", 16, n)
+      local r = SX.kepler_run(ks, "strang", "SAM", 16, n)
       return { error = r.error, work = r.work, steps = r.work }
     end }
   end
@@ -191,7 +192,7 @@ if #failed > 0 then
 end
 local hm = {}
 for _, h in ipairs(heads) do
-  hm[#hm + 1] = { h.problem, h.problem == "kepler" and sam.eps_str(h.param) or string.format("%g", h.param),
+  hm[#hm + 1] = { h.problem, h.problem == "kepler" and SX.eps_str(h.param) or string.format("%g", h.param),
                   h.method .. (h.problem == "kepler" and " (n = 32)" or " (H = 1/80)"), S.sci(h.error, 2),
                   string.format("%.3g", h.seconds), h.best, h.best_seconds and string.format("%.3g", h.best_seconds) or "–",
                   h.ratio and ((h.best_bound and "≤ " or "") .. string.format("%.3g", h.ratio)) or "–",
@@ -214,7 +215,7 @@ table.sort(keys)
 local bm = {}
 for _, k in ipairs(keys) do
   local r = per[k]
-  bm[#bm + 1] = { r.problem, r.problem == "kepler" and sam.eps_str(r.param) or string.format("%g", r.param), r.method,
+  bm[#bm + 1] = { r.problem, r.problem == "kepler" and SX.eps_str(r.param) or string.format("%g", r.param), r.method,
                   tostring(r.tol), S.sci(r.error, 2), tostring(r.work), string.format("%.3g", r.seconds) }
 end
 md[#md + 1] = "\nThe smallest error each method reached (at its tightest finished tolerance / finest point):\n"

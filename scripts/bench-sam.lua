@@ -10,6 +10,7 @@ local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, f
 package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
 local S = require "scenario"
 local sam = require "sam"
+local SX = require "sam_experiment"
 
 local out = S.bench_args("bench-sam", arg, root).out
 
@@ -32,16 +33,16 @@ end
 
 local rows, md = {}, {}
 for _, eps in ipairs(epss) do
-  local ks = sam.kepler_setup(eps, refm)
-  local a = sam.kepler_run(ks, "strang", "SAM", N, n)
-  local b = sam.kepler_run(ks, "strang", "conventional", 0, n)
-  local ts = cost(function() sam.kepler_run(ks, "strang", "SAM", N, n) end)
-  local tc = cost(function() sam.kepler_run(ks, "strang", "conventional", 0, n) end)
+  local ks = SX.kepler_setup(eps, refm)
+  local a = SX.kepler_run(ks, "strang", "SAM", N, n)
+  local b = SX.kepler_run(ks, "strang", "conventional", 0, n)
+  local ts = cost(function() SX.kepler_run(ks, "strang", "SAM", N, n) end)
+  local tc = cost(function() SX.kepler_run(ks, "strang", "conventional", 0, n) end)
   rows[#rows + 1] = { eps = eps, sam_seconds = ts, conv_seconds = tc, cost_ratio = tc / ts,
                       sam_work = a.work, conv_work = b.work, sam_error = a.error, conv_error = b.error,
                       error_ratio = b.error / a.error }
   io.stderr:write(string.format("bench-sam: eps = %s: SAM %.2e s, conventional %.2e s, ratio %.1f\n",
-                                sam.eps_str(eps), ts, tc, tc / ts))
+                                SX.eps_str(eps), ts, tc, tc / ts))
 end
 
 local cols = { "eps", "sam_seconds", "conv_seconds", "cost_ratio", "sam_work", "conv_work",
@@ -52,7 +53,7 @@ S.write_atomic(out .. "/bench/sam.tsv", S.tsv(cols, rows,
 local smin, smax = math.huge, 0
 for _, r in ipairs(rows) do
   smin, smax = math.min(smin, r.sam_seconds), math.max(smax, r.sam_seconds)
-  md[#md + 1] = { sam.eps_str(r.eps), string.format("%.3g", r.sam_seconds), string.format("%.3g", r.conv_seconds),
+  md[#md + 1] = { SX.eps_str(r.eps), string.format("%.3g", r.sam_seconds), string.format("%.3g", r.conv_seconds),
                   string.format("%.1f", r.cost_ratio), tostring(r.sam_work), tostring(r.conv_work),
                   string.format("%.2f", r.error_ratio) }
 end

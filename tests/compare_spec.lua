@@ -127,8 +127,8 @@ end)
 
 describe("atlas data files", function()
   it("a run without a finite error says so in words (- or diverged), never nan", function()
-    local A = require "atlas"
-    local rows = A.cells { { status = "ok", error = 1e-3, env = 2e-3 }, { status = "failed", error = 0 / 0, env = 0 / 0 },
+    local AW = require "atlas_write"
+    local rows = AW.cells { { status = "ok", error = 1e-3, env = 2e-3 }, { status = "failed", error = 0 / 0, env = 0 / 0 },
                            { status = "diverged", error = 0 / 0, env = 0 / 0 } }
     assert.are.same({ 1e-3, 2e-3 }, { rows[1].error, rows[1].env })
     assert.are.same({ "-", "-" }, { rows[2].error, rows[2].env })

@@ -259,7 +259,7 @@ return { name = "stiff_pair", nq = 2, params = { "k", "c" }, values = { k = 1e4,
 
   it("a constrained model (lib/lua/models.lua's dpend, in the shape a constrained user model takes): the constrained " ..
      "families run against a HERK3 reference, the unconstrained ones are n/a with the reason", function()
-    local D, AU = require "dpend", require "atlas_user"
+    local D, AU, AC = require "dpend", require "atlas_user", require "atlas_catalogue"
     local Pd = {}
     for _, p in ipairs(D.params) do Pd[p[1]] = p[2] end
     local model = D.model(Pd, 1e3)
@@ -269,7 +269,7 @@ return { name = "stiff_pair", nq = 2, params = { "k", "c" }, values = { k = 1e4,
     assert.is_true(ctx.constrained)
     assert.truthy(ctx.note:find("HERK3", 1, true))
     assert.is_true(ctx.ref_est < 1e-6)
-    local methods, na = AU.catalogue(ctx, { quick = true })
+    local methods, na = AC.catalogue(ctx, { quick = true })
     local names = {}
     for _, m in ipairs(methods) do names[#names + 1] = m.name end
     assert.are.same({ "HMM-rattle-shake", "SAM-herk3/herk3", "shake", "rattle", "herk3" }, names)

@@ -345,4 +345,55 @@ function M.amplitude(Th, dt, a, b)
   return m
 end
 
+---------------------------------------------------------------------------------------------------
+-- Figures 3.4 and 3.5: a fixed curve beside its scaled version (eta and h scaled with H, M.scaled)
+---------------------------------------------------------------------------------------------------
+
+--- The parameters of Figures 3.4-3.5: the curve `fixed` and `fixed`-scaled over the H of the figures.
+function M.scaled_params(fixed)
+  return M.curve_params(nil, { H = { 1, 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005 }, curves = { fixed, fixed .. "-scaled" } })
+end
+
+--- Figures 3.4-3.5: the sweep of the curves P.curves and their data files and figure. Returns the
+-- rows and the curves.
+function M.scaled_sweep(sc, P)
+  local curves = M.curves(sc, P.curves)
+  local rows = M.sweep(sc, P, curves)
+  M.write_curves(sc, P, rows, curves, 2)
+  return rows, curves
+end
+
+--- The two claims Figures 3.4-3.5 share, added to cl: the scaled curve's least-squares order over
+-- H in [max(0.001, min H), 0.1] (o.text, accepted in [o.lo, o.hi]; o.accept the bounds as text),
+-- and the scaled and fixed runs being the same run at the anchors H = 1 and H = 0.1.
+function M.scaled_claims(cl, P, rows, fixed, o)
+  local scaled = fixed .. "-scaled"
+  local lo = math.max(0.001, math.min(unpack(P.H))) -- the addendum's window [0.001, 0.1], as far as run
+  local s, n = M.fit(rows, scaled, lo, 0.1)
+  cl:add("scaled_order2", o.text, "O(H²)",
+         s and string.format("least-squares slope %.3f over %d H in [%g, 0.1] (accept %s)", s, n, lo, o.accept) or "—",
+         s == nil and E.na(string.format("a slope needs two H in [%g, 0.1]", lo)) or (s >= o.lo and s <= o.hi))
+  local same, where = true, {}
+  for _, H in ipairs { 1, 0.1 } do
+    local a, b = M.at(rows, fixed, H), M.at(rows, scaled, H)
+    if a and b then
+      same = same and a == b
+      where[#where + 1] = string.format("H = %g: %.4e / %.4e", H, a, b)
+    end
+  end
+  cl:add("anchors", "scaled and fixed match at H = 0.1 and H = 1", "match",
+         #where > 0 and (table.concat(where, "; ") .. " (fixed / scaled: the same run there)") or "—",
+         #where == 0 and E.na("neither anchor H = 1 nor H = 0.1 was run") or same)
+end
+
+--- Figures 3.4-3.5, after their own claims: the prototype claim, the claims file with the scaled
+-- micro-steps, and the error table.
+function M.scaled_finish(cl, sc, P, rows, curves, fixed)
+  local md = M.prototype_claim(cl, sc, P, rows, curves, 0.005)
+  local hs = {}
+  for _, r in ipairs(M.curve(rows, fixed .. "-scaled")) do hs[#hs + 1] = string.format("H = %s: h = ε/%.4g", M.frac(r.H), r.h_per_eps) end
+  cl:write("Scaled micro-steps: " .. table.concat(hs, ", ") .. ".")
+  sc:write_text("tables/" .. sc.id .. "-errors.md", "Error (3.6) on [0, " .. P.T .. "] (in parentheses: the notes' prototype).\n\n" .. md)
+end
+
 return M

@@ -136,9 +136,12 @@
 -- nobody else can write to).
 local kz = require "kapitza"
 local parts = require "modelparts"
+local pspec = require "modelparts_spec"
+local pc = require "modelparts_c"
 local ffi, C = kz.ffi, kz.C
 local cache = require "usercache"
 local guard = require "userguard"
+local UL = require "usermodel_lua"
 
 local M = {}
 
@@ -177,7 +180,7 @@ local function layout(spec)
     if type(spec.dim) ~= "number" or spec.dim < 1 or spec.dim ~= math.floor(spec.dim) then bad(spec, "dim must be a whole number >= 1") end
     L.nq, L.dim = 0, spec.dim
   elseif spec.vmi ~= nil then -- the mechanical split sets the size: y = (qs, qf, ps, pf)
-    L.nq, L.dim = 0, parts.vmi_size(spec, bad)
+    L.nq, L.dim = 0, pspec.vmi_size(spec, bad)
   else
     bad(spec, "give nq (second-order form) or dim (first-order form)")
   end
@@ -210,7 +213,7 @@ local function layout(spec)
   -- a vmi model's equations of motion come from its potentials: 'omega' is then a plain number
   L.vibrated = L.index.omega ~= nil and spec.vmi == nil
   L.force = spec.vmi == nil and (L.nq > 0 and "accel" or "rhs") or nil
-  parts.declare(spec, L, bad)
+  pspec.declare(spec, L, bad)
   return L
 end
 
@@ -242,10 +245,10 @@ local function functions(spec, L, how)
     end
   end
   for k in pairs(t) do
-    if not (fns[k] or (how == "c" and k == "source") or parts.FN_KEYS[k]) then bad(spec, string.format("%s.%s: unknown entry", how, tostring(k))) end
+    if not (fns[k] or (how == "c" and k == "source") or pspec.FN_KEYS[k]) then bad(spec, string.format("%s.%s: unknown entry", how, tostring(k))) end
   end
   if how == "c" and type(t.source) ~= "string" then bad(spec, "c.source must be the C source text") end
-  fns.parts = parts.functions(spec, L, how, t, bad)
+  fns.parts = pspec.functions(spec, L, how, t, bad)
   return fns
 end
 
@@ -398,7 +401,7 @@ local function wrappers(L, fns)
     add("int kzu_avg_%s(void *kzu_par, double kzu_t, %s)\n{\n  (void)kzu_t;\n  return %s((const kz_par *)kzu_par, kzu_x, kzu_out);\n}",
         L.force, decl, fns.averaged)
   end
-  local p = parts.c_source(L, fns.parts)
+  local p = pc.c_source(L, fns.parts)
   if p ~= "" then w[#w + 1] = p end
   if L.force then w[#w + 1] = ens_wrappers(L, fns) end
   return table.concat(w, "\n\n")
@@ -408,7 +411,7 @@ end
 local function sized(spec, values)
   local v = type(spec) == "table" and spec.vmi
   if type(v) ~= "table" or (type(v.ns) ~= "string" and type(v.nf) ~= "string") then return spec end
-  local vals = parts.values(spec, values)
+  local vals = pspec.values(spec, values)
   local out, vmi = {}, {}
   for k, x in pairs(spec) do out[k] = x end
   for k, x in pairs(v) do vmi[k] = x end
@@ -492,106 +495,6 @@ int kzu_ens_width(void);
 ]])
 
 ---------------------------------------------------------------------------------------------------
--- (a) Lua functions: a few process-wide callbacks dispatching on the parameter struct's address
----------------------------------------------------------------------------------------------------
-
--- Address of a Lua model's parameter struct -> { name, fns, vibrated, omega, theta0 }, and (weakly)
--- -> the struct itself, handed to the user's functions. A model's entry goes when its parameter
--- struct is collected (ffi.gc). The callbacks are created once per process (LuaJIT has a limited
--- number of callback slots and never frees them by itself). (Casting the void * back to the
--- model's struct type in the callback would be wrong: a compiled trace keeps the first ctype.)
-local live, pars = {}, setmetatable({}, { __mode = "v" })
-local function addr(p) return tonumber(ffi.cast("uintptr_t", ffi.cast("void *", p))) end
-
-local function failed(msg)
-  kz.callback_error = msg
-  return C.KZ_EMODEL
-end
-
--- The callback's result from pcall(user function, ...): nothing or 0 is KZ_OK, another number is
--- the user's own status; an error is stored for the binding and reported as KZ_EMODEL.
-local function result(e, what, ok, st)
-  if not ok and guard.lua_fault(st) then return failed(guard.lua_fault(st)) end
-  if not ok then return failed(string.format("usermodel '%s': %s raised an error: %s", e.name, what, tostring(st))) end
-  if st == nil then return 0 end
-  if type(st) == "number" and st == math.floor(st) and st >= 0 and st < 2 ^ 31 then
-    if st ~= 0 then kz.callback_error = string.format("usermodel '%s': %s returned status %d (%s)", e.name, what, st,
-                                                      ffi.string(C.kz_strerror(st))) end
-    return st
-  end
-  return failed(string.format("usermodel '%s': %s returned %s (expected nothing or a kz status)", e.name, what, tostring(st)))
-end
-
-local function orphan() return failed("usermodel: a callback ran for a model that no longer exists") end
-
---- The number of Lua-function models whose parameter structs are still alive (for tests).
-function M.live_models()
-  local n = 0
-  for _ in pairs(live) do n = n + 1 end
-  return n
-end
-
-local callbacks
-local function make_callbacks()
-  if callbacks then return callbacks end
-  -- A compiled trace must never call into C code that calls back into Lua (LuaJIT stops the
-  -- process: "bad callback"): kz.call, through which every binding calls C, stays interpreted,
-  -- and traces compiled before the first Lua model are flushed.
-  jit.off(kz.call)
-  jit.off(kz.status)
-  jit.flush()
-  local cb = {}
-  local function phase(kind, ctype)
-    cb["vib_" .. kind] = ffi.cast(ctype, function(par, theta, x, out)
-      local k = addr(par)
-      local e, P = live[k], pars[k]
-      if not (e and P) then return orphan() end
-      return result(e, kind, pcall(e.fns[kind], P, theta, x, out))
-    end)
-  end
-  local function time(kind, ctype)
-    cb["sys_" .. kind] = ffi.cast(ctype, function(par, t, x, out)
-      local k = addr(par)
-      local e, P = live[k], pars[k]
-      if not (e and P) then return orphan() end
-      local arg = t
-      if e.vibrated then
-        if e.fns.phase then
-          local okp, th = pcall(e.fns.phase, P, t)
-          if not okp or type(th) ~= "number" then
-            return failed(string.format("usermodel '%s': phase %s", e.name, okp and "returned " .. tostring(th) .. " (expected a number)"
-                                                                                 or "raised an error: " .. tostring(th)))
-          end
-          arg = th
-        else
-          arg = e.omega * t + e.theta0
-        end
-      end
-      return result(e, kind, pcall(e.fns[kind], P, arg, x, out))
-    end)
-  end
-  local function avg(kind, ctype)
-    cb["avg_" .. kind] = ffi.cast(ctype, function(par, t, x, out)
-      local k = addr(par)
-      local e, P = live[k], pars[k]
-      if not (e and P) then return orphan() end
-      return result(e, "averaged", pcall(e.fns.averaged, P, x, out))
-    end)
-  end
-  phase("accel", "kz_phase_accel_fn"); phase("rhs", "kz_phase_rhs_fn")
-  time("accel", "kz_accel_fn"); time("rhs", "kz_rhs_fn")
-  avg("accel", "kz_accel_fn"); avg("rhs", "kz_rhs_fn")
-  cb.reconstruct = ffi.cast("kz_recon_fn", function(par, theta, Y, y)
-    local k = addr(par)
-    local e, P = live[k], pars[k]
-    if not (e and P) then return orphan() end
-    return result(e, "reconstruct", pcall(e.fns.reconstruct, P, theta, Y, y))
-  end)
-  callbacks = cb
-  return cb
-end
-
----------------------------------------------------------------------------------------------------
 -- The model
 ---------------------------------------------------------------------------------------------------
 
@@ -608,7 +511,7 @@ function M.model(spec, values, how, o)
   how = how or (spec.c ~= nil and "c" or "lua")
   if how ~= "c" and how ~= "lua" then bad(spec, "how must be 'c' or 'lua' (got " .. tostring(how) .. ")") end
   local fns = functions(spec, L, how)
-  values = parts.values(spec, values)
+  values = pspec.values(spec, values)
   local P
   P, values = new_par(spec, L, values)
   if how == "lua" then fns = guard.lua_fns(spec.name, L, fns) end
@@ -627,12 +530,11 @@ function M.model(spec, values, how, o)
     if fns.reconstruct then f.reconstruct = ns.kzu_reconstruct end
     if fns.averaged then f.avg = ns["kzu_avg_" .. L.force] end
   else
-    local cb = make_callbacks()
+    local cb = UL.make_callbacks()
     local e = { name = spec.name, fns = fns, vibrated = L.vibrated, omega = L.vibrated and P.omega or nil,
                 theta0 = L.index.theta0 and P.theta0 or 0 }
-    local k = addr(P)
-    live[k], pars[k], entry = e, P, e
-    ffi.gc(P, function() if live[k] == e then live[k] = nil end end)
+    UL.register(P, e)
+    entry = e
     if L.force then f.sys = cb["sys_" .. L.force] end
     if L.vibrated then f.vib = cb["vib_" .. L.force] end
     f.reconstruct = fns.reconstruct and cb.reconstruct or nil
@@ -693,15 +595,12 @@ function M.ensemble(spec, values)
   if not L.force then bad(spec, "an ensemble needs accel or rhs (a vmi model has neither)") end
   local fns = functions(spec, L, "c")
   local ns = M.compile(spec)
-  local function par(v) return (new_par(spec, L, parts.values(spec, v))) end
+  local function par(v) return (new_par(spec, L, pspec.values(spec, v))) end
   return ns, L, fns, par
 end
 
---- The Lua-function model behind a parameter struct pointer: its callback entry and parameter
--- struct (nil when none): the dispatch of lib/lua/modelparts.lua's callbacks.
-function M.lua_entry(par)
-  local k = addr(par)
-  return live[k], pars[k]
-end
+-- (a) Lua functions: lib/lua/usermodel_lua.lua's callbacks; the model behind a parameter struct
+-- (the dispatch of lib/lua/modelparts.lua's callbacks) and the number still alive (for tests).
+M.lua_entry, M.live_models = UL.lua_entry, UL.live_models
 
 return M

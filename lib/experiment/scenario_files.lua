@@ -1,0 +1,279 @@
+-- scenario_files.lua -- a scenario's output files (lib/experiment/scenario.lua documents the
+-- contract): directories without a shell, atomic writes, the staging folder under a lock on the
+-- output directory, the commit that moves it into place and removes the scenario's stale files, the
+-- discard on any failure; data and table files (tsv), and reading tables and published references.
+-- Installed into the scenario class by scenario.lua: require("scenario_files")(M, U).
+return function(M, U)
+local die = U.die
+
+-- The runner's system calls (lib/core/kz_runner.c): a signal guard for the staging folder, removal
+-- without a shell, a lock on the output directory, whether a process is alive. An older build of
+-- the library without them (KZ_LIB) still runs, with a shell's rm and without guard or lock.
+local runner
+do
+  local kz = package.loaded.kapitza
+  if kz and pcall(function() return kz.C.kz_runner_guard, kz.C.kz_runner_alive end) then
+    local ffi = require "ffi"
+    pcall(ffi.cdef, "char *strerror(int errnum);")
+    runner = { C = kz.C, ffi = ffi }
+  end
+end
+
+---------------------------------------------------------------------------------------------------
+-- Files
+---------------------------------------------------------------------------------------------------
+
+-- Directories are created once per process, without a shell: mkdir(2) through the FFI on each
+-- missing component (EEXIST is fine), `mkdir -p` only if the FFI declaration is unavailable.
+local made = {}
+local ffi_ok, ffi = pcall(require, "ffi")
+local sys_mkdir = ffi_ok and pcall(ffi.cdef, "int kz_sc_mkdir(const char *path, unsigned int mode) __asm__(\"mkdir\");")
+local function mkdir_p(dir)
+  if dir == "" or made[dir] then return end
+  if sys_mkdir then
+    local path = dir:sub(1, 1) == "/" and "" or "."
+    for part in dir:gmatch("[^/]+") do
+      path = path .. "/" .. part
+      if not made[path] then
+        ffi.C.kz_sc_mkdir(path, tonumber("755", 8))
+        made[path] = true
+      end
+    end
+    local f = io.open(dir .. "/.", "r")
+    if not f then error("cannot create directory " .. dir, 0) end
+    f:close()
+  else
+    local ok = os.execute(string.format("mkdir -p '%s'", dir:gsub("'", "'\\''")))
+    if ok ~= 0 and ok ~= true then error("cannot create directory " .. dir, 0) end
+  end
+  made[dir] = true
+end
+
+-- The reason of an I/O error message ("path: No space left on device" -> "No space left on device").
+local function reason(err) return (tostring(err):match("([^:]+)$") or tostring(err)):gsub("^%s+", "") end
+
+--- Write `text` to `path` atomically (temporary name in the same folder, then rename). A failure
+-- (a full disk, a folder that cannot be written) is an error naming `name` (default: path), and
+-- leaves no temporary file.
+function M.write_atomic(path, text, name)
+  name = name or path
+  mkdir_p(path:match("^(.*)/[^/]*$") or "")
+  local tmp = path .. ".tmp"
+  local f, err = io.open(tmp, "wb")
+  if not f then error("cannot write " .. name .. ": " .. reason(err), 0) end
+  local ok, werr = f:write(text)
+  local cok, cerr = f:close()
+  if not ok or not cok then
+    os.remove(tmp)
+    error("cannot write " .. name .. ": " .. reason(werr or cerr), 0)
+  end
+  local rok, rerr = os.rename(tmp, path)
+  if not rok then
+    os.remove(tmp)
+    error("cannot write " .. name .. ": " .. reason(rerr), 0)
+  end
+end
+
+local function pid()
+  local ffi = require "ffi"
+  if not pcall(function() return ffi.C.getpid end) then ffi.cdef "int getpid(void);" end
+  return ffi.C.getpid()
+end
+
+local function sh_quote(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+
+-- Remove a folder and everything in it (no shell when the runner is there).
+local function remove_tree(path)
+  if runner then
+    local err = runner.ffi.new("int[1]")
+    return runner.C.kz_runner_remove(path, err) == 0
+  end
+  local st = os.execute("rm -rf -- " .. sh_quote(path))
+  return st == 0 or st == true
+end
+
+local function list(dir)
+  local t = {}
+  local p = io.popen(string.format("ls -A %s 2>/dev/null", sh_quote(dir)))
+  for l in p:lines() do t[#t + 1] = l end
+  p:close()
+  return t
+end
+
+-- Lua pattern of a literal string.
+local function literal(s) return (s:gsub("[%^%$%(%)%%%.%[%]%*%+%-%?]", "%%%0")) end
+
+--- The staging folder DIR/.kz-stage-<id>-<pid>: checks that --out can be written before any
+-- computation (called by parse). Staging folders of this scenario left by a run that was killed
+-- (their process is gone) are removed first. The folder is made new (a folder of that name
+-- already there is removed: its process is gone, it had our pid), and a signal (SIGINT, SIGTERM,
+-- SIGHUP) from now on removes it before the process dies (lib/core/kz_runner.c).
+function M:open_stage()
+  local out = self.P.out
+  self.created_out = not io.open(out .. "/.", "rb") -- (a directory opens for reading on Linux)
+  local ok = pcall(mkdir_p, out)
+  local me = pid()
+  if ok and runner then
+    local pat = "^%.kz%-stage%-" .. literal(self.id) .. "%-(%d+)$"
+    for _, name in ipairs(list(out)) do
+      local other = tonumber(name:match(pat))
+      if other and other ~= me and runner.C.kz_runner_alive(other) == 0 then remove_tree(out .. "/" .. name) end
+    end
+  end
+  local stage = string.format("%s/.kz-stage-%s-%d", out, self.id, me)
+  local ok2 = false
+  if ok and sys_mkdir then
+    for _ = 1, 2 do
+      if ffi.C.kz_sc_mkdir(stage, tonumber("755", 8)) == 0 then ok2 = true; break end
+      remove_tree(stage)
+    end
+  elseif ok then
+    ok2 = pcall(mkdir_p, stage)
+  end
+  self.stage = ok2 and stage or nil
+  if self.stage and runner then runner.C.kz_runner_guard(stage, self.created_out and out or nil) end
+  local probe = ok2 and io.open(stage .. "/.probe", "wb")
+  if not probe then
+    if not ok2 and self.created_out then os.remove(out) end
+    die(self.id, string.format("--out %s: cannot create or write that directory", out))
+  end
+  probe:close()
+  os.remove(stage .. "/.probe")
+  made[stage] = true
+  self.written = {}
+end
+
+--- Path under the output root where this run writes (the staging folder while it runs).
+function M:path(rel) return (self.stage or self.P.out) .. "/" .. rel end
+
+-- the files of this scenario in DIR/sub: <id>.<ext> or <id>-<anything>
+local function owned(id, name)
+  local stem = name:gsub("%.[^.]*$", "")
+  return stem == id or name:sub(1, #id + 1) == id .. "-"
+end
+
+--- Move the staged files into DIR and remove this scenario's files that the run did not write.
+-- Concurrent runs into one DIR: each commit holds an exclusive lock on DIR itself (flock; no lock
+-- file), so the files of one run are moved in and the stale ones removed as one step; the run that
+-- commits last leaves a complete set of its own files, never a mix. SIGINT, SIGTERM and SIGHUP are
+-- held meanwhile (delivered after the commit).
+function M:commit()
+  local out = self.P.out
+  local fd
+  if runner then
+    runner.C.kz_runner_hold_signals(1)
+    local pfd, err = runner.ffi.new("int[1]"), runner.ffi.new("int[1]")
+    if runner.C.kz_runner_lock(out, pfd, err) == 0 then
+      fd = pfd[0]
+    else
+      io.stderr:write(string.format("%s: cannot lock --out %s (%s): files moved in without a lock\n", self.id, out,
+                                    runner.ffi.string(runner.ffi.C.strerror(err[0]))))
+    end
+  end
+  local ok, err = pcall(function()
+    for rel in pairs(self.written) do
+      local dst = out .. "/" .. rel
+      mkdir_p(dst:match("^(.*)/[^/]*$") or out)
+      local rok, rerr = os.rename(self.stage .. "/" .. rel, dst)
+      if not rok then error("cannot move " .. rel .. " into " .. out .. ": " .. reason(rerr), 0) end
+    end
+    for _, sub in ipairs { "data", "tables", "figures" } do
+      for _, name in ipairs(list(out .. "/" .. sub)) do
+        if owned(self.id, name) and not self.written[sub .. "/" .. name] then os.remove(out .. "/" .. sub .. "/" .. name) end
+      end
+    end
+  end)
+  if fd then runner.C.kz_runner_unlock(fd) end
+  if ok then self.committed = true end
+  remove_tree(self.stage)
+  -- a signal that came meanwhile is delivered now, to the guard (the process dies of it, DIR complete)
+  if runner then runner.C.kz_runner_hold_signals(0) end
+  self:discard()
+  if not ok then error(err, 0) end
+end
+
+--- Remove the staging folder and whatever is in it.
+function M:discard()
+  if not self.stage then return end
+  remove_tree(self.stage)
+  if runner then runner.C.kz_runner_unguard() end
+  self.stage = nil
+  -- an --out folder this run created and left empty goes too (remove() takes empty folders only)
+  if self.created_out and not self.committed then os.remove(self.P.out) end
+end
+
+-- A gnuplot string literal (single quotes doubled).
+
+function M.fmt(v)
+  if type(v) == "number" then
+    if v == math.floor(v) and math.abs(v) < 2^53 then return string.format("%d", v) end
+    return string.format("%.17g", v)
+  end
+  return tostring(v)
+end
+
+--- Tab-separated text: header line then one row per entry (rows: arrays, or tables keyed by column).
+function M.tsv(columns, rows, comments)
+  local out = {}
+  for _, c in ipairs(comments or {}) do out[#out + 1] = "# " .. c end
+  out[#out + 1] = table.concat(columns, "\t")
+  for _, row in ipairs(rows) do
+    local cells = {}
+    for j, c in ipairs(columns) do
+      local v = row[c]
+      if v == nil then v = row[j] end
+      cells[j] = M.fmt(v)
+    end
+    out[#out + 1] = table.concat(cells, "\t")
+  end
+  return table.concat(out, "\n") .. "\n"
+end
+
+function M:write_tsv(rel, columns, rows, comments)
+  self:write_text(rel, M.tsv(columns, rows, comments))
+end
+
+function M:write_text(rel, text)
+  M.write_atomic(self:path(rel), text, (self.P and self.P.out or ".") .. "/" .. rel)
+  if self.written then self.written[rel] = true end
+end
+
+--- Read a whitespace- or tab-separated file with a header line ('#' lines skipped).
+-- Returns rows keyed by column name (numbers converted where possible), the columns, and the
+-- comment lines (without '# ').
+function M.read_table(path)
+  local f = io.open(path, "rb")
+  if not f then return nil, "cannot open " .. path end
+  local cols, rows, comments = nil, {}, {}
+  for line in f:lines() do
+    if line:match("^#") then
+      comments[#comments + 1] = line:gsub("^#%s?", "")
+    elseif line:match("%S") then
+      local cells = {}
+      for c in line:gmatch("[^\t]+") do cells[#cells + 1] = c end
+      if #cells == 1 then
+        cells = {}
+        for c in line:gmatch("%S+") do cells[#cells + 1] = c end
+      end
+      if not cols then
+        cols = cells
+      else
+        local row = {}
+        for j, c in ipairs(cols) do row[c] = tonumber(cells[j]) or cells[j] end
+        rows[#rows + 1] = row
+      end
+    end
+  end
+  f:close()
+  return rows, cols, comments
+end
+
+--- The published reference table paper/reference/<id>.tsv (always read from the repository,
+-- whatever --out says).
+function M:reference(name)
+  local kz = require "kapitza"
+  return M.read_table(kz.root .. "/paper/reference/" .. (name or self.id) .. ".tsv")
+end
+
+U.mkdir_p, U.reason, U.sh_quote = mkdir_p, reason, sh_quote
+end

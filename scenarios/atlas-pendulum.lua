@@ -39,6 +39,15 @@ local prob = require("atlas_problems").pendulum
 local sc = S.new { id = prob.id, title = prob.title, params = A.params(prob, A.names(prob)), quick = prob.quick,
                    work = prob.est }
 local P = sc:parse(arg)
+-- the averaging premise of the fast-forced pendulum (Calvo & Sanz-Serna (2.4)): a fast oscillation
+-- vmax/(l omega) of less than a radian; beyond it no averaged method applies (and the ladders of
+-- the direct steppers grow without bound)
+for _, om in ipairs(P.omega) do
+  if P.vmax / (P.l * om) >= 1 then
+    sc:fail(string.format("parameters 'vmax', 'l', 'omega': the fast oscillation vmax/(l omega) = %.3g rad at omega = %g is not small (averaging needs < 1)",
+                          P.vmax / (P.l * om), om))
+  end
+end
 local rows, ctxs, methods, na = A.sweep(sc, prob, P)
 AW.write(sc, prob, P, rows, ctxs, methods, na)
 

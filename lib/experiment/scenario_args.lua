@@ -274,6 +274,11 @@ local function report(id, err)
   -- parameters: exit 2 without the Lua position; anything else is a bug, exit 1
   local lib = msg:match("^[^:]*:%d+: (kz_.*)$") or msg:match("^(kz_.*)$")
               or msg:match("^[^:]*/lib/[%w_/]+%.lua:%d+: ([%w_]+%.[%w_]+: .*)$")
+  -- a method's refusal names the keys this run changed (the kz_ ones do already, kz.fail)
+  if lib and not lib:find("keys changed from the defaults", 1, true) then
+    local ok, kz = pcall(require, "kapitza")
+    if ok and kz.changed_keys then lib = lib .. kz.changed_keys() end
+  end
   io.stderr:write(string.format("%s: %s\n", id, lib or msg))
   if os.getenv("KZ_DEBUG") and type(err) == "table" then io.stderr:write(err.tb, "\n") end
   return lib and 2 or 1

@@ -33,7 +33,12 @@ AOBJ    := $(patsubst lib/%.c,build/asan/%.o,$(SRC))
 LUAMOD  := $(wildcard lib/lua/*.lua lib/experiment/*.lua)
 # the papers' model files (lib/lua/models.lua builds the built-in models from them)
 MODELFILES := $(wildcard lib/models/*.lua)
-SCEN    := $(sort $(basename $(notdir $(wildcard scenarios/*.lua))))
+# The longest scenarios first (CPU seconds on the reference machine: sam-fig6 9.5, ste-fig3.2/3.3
+# 8.4, ste-fig3.5 6.1, ste-fig3.4 5.5, vmi-table2 3.2, top-table1 2.8, atlas-dpend 2.7), so that
+# `make -j2 figures` does not end on one of them running alone; then the rest in name order.
+LONGPOLES := sam-fig6 ste-fig3.2 ste-fig3.3 ste-fig3.5 ste-fig3.4 vmi-table2 top-table1 atlas-dpend
+ALLSCEN := $(sort $(basename $(notdir $(wildcard scenarios/*.lua))))
+SCEN    := $(filter $(ALLSCEN),$(LONGPOLES)) $(filter-out $(LONGPOLES),$(ALLSCEN))
 # Every figure of paper/figures is drawn by its scenario into DIR/figures (scenario.lua, sc:figure)
 # and comes with its stamp; the benchmark figures (figures/bench-*.gp) are drawn by make bench.
 STAMPS  := $(SCEN:%=build/stamp/%.ok)

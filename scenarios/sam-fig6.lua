@@ -33,7 +33,9 @@
 -- - *Reference:* "integrating accurately the problem in Lagrangian coordinates": the angle equations
 --   of motion (`lib/models/kz_dpend.c`) by Dormand–Prince 5 with m and 2m fixed steps per period combined
 --   by Richardson extrapolation, m doubled from `ref_m` until the estimate is below `ref_tol`
---   (ε = 10⁻⁴: m = 48; 10⁻⁶: m = 24: 0.1 % of the smallest error measured). Until issue 20 it was RK4 with 64/128 steps, for twice the
+--   (10⁻⁹, 0.1 % of the smallest error measured; both ε end at m = 48, the default start: from
+--   m = 24 the doubling reached the same run, each Richardson pass reusing the previous one's
+--   finer run). Until issue 20 it was RK4 with 64/128 steps, for twice the
 --   cost and less accuracy: at ε = 10⁻⁴ it was 1.0·10⁻⁹ from the converged q₁ = 0.1017049850977
 --   (DP5 with 192/384 steps; the notes' value 0.101704986099 used that same RK4 recipe, hence its
 --   agreement with it), at 10⁻⁶ 5·10⁻¹⁰ from the notes' independent value 0.030570042353 (DP5:
@@ -85,7 +87,7 @@ local sc = S.new {
     { "conventional", "on", "", "the conventional integrations (circles of the figure): on or off", choices = { "on", "off" } },
     { "nodes", "on", "", "write every macro node of the top panel's SAM runs at the largest n (data/sam-fig6-nodes.tsv)", choices = { "on", "off" } },
     { "diff", "central2", "", "SAM difference formula: (25) or the 5-point (26)", choices = { "central2", "central4" } },
-    { "ref_m", 24, "", "direct reference: DP5 steps per period (and twice that, Richardson; doubled up to 4 times until ref_tol)", positive = true, integer = true },
+    { "ref_m", 48, "", "direct reference: DP5 steps per period (and twice that, Richardson; doubled up to 4 times until ref_tol)", positive = true, integer = true },
     { "ref_tol", 1e-9, "rad", "direct reference: largest Richardson estimate of q1, q2 accepted", positive = true },
     { "ref_direct_min", 1e-6, "", "smallest eps of the direct reference (below it: the averaged angle ODE)", positive = true },
     { "ref_avg_m", 64, "", "averaged reference: RK4 steps per t_end/1000 (and twice that, Richardson)", positive = true, integer = true },

@@ -175,10 +175,11 @@ function D.reference_end(model, t_end, P, kind, m)
   if kind == "direct" then
     local per = D.whole(t_end, 2 * math.pi / model.par.omega)
     if not per then error("dpend.reference_end: t_end is not a whole number of periods", 2) end
-    -- m doubled (at most 4 times) until the Richardson estimate of q1 and q2 is below P.ref_tol
-    local tol = P.ref_tol or 1e-9
+    -- m doubled (at most 4 times) until the Richardson estimate of q1 and q2 is below P.ref_tol;
+    -- the run with 2m steps of one pass is the coarse run of the next (computed once)
+    local tol, fine = P.ref_tol or 1e-9, nil
     for _ = 0, 4 do
-      states, _, ests = E.richardson(model.lagrange, D.start(P), t_end, 1, per * m, "dp5", 5)
+      states, _, ests, fine = E.richardson(model.lagrange, D.start(P), t_end, 1, per * m, "dp5", 5, fine)
       if math.max(ests[1], ests[2]) <= tol then break end
       m = 2 * m
     end

@@ -41,11 +41,16 @@ end
 -- and 2m steps per output interval of length L, combined by Richardson extrapolation
 -- (y_2m + (y_2m - y_m)/(2^order - 1)), at nout equally spaced outputs (t = L, 2L, ...). Returns
 -- the states (Lua arrays), the estimated error |y_2m - y_m|/(2^order - 1) at the last output (the
--- largest over the components) and the same estimate per component (a Lua array).
-function M.richardson(s, y0, L, nout, m, stepper, order)
+-- largest over the components), the same estimate per component (a Lua array) and the run with
+-- 2m steps (a C buffer). `coarse`, when given, is that run of an earlier call with m (here the
+-- run with m steps, the same numbers): a caller that doubles m until the estimate is small
+-- computes each run once.
+function M.richardson(s, y0, L, nout, m, stepper, order, coarse)
   stepper, order = stepper or "rk4", order or 4
-  local res = {}
-  for pass, k in ipairs { m, 2 * m } do res[pass] = kz.trajectory(s, stepper, 0, L / k, k, nout, y0) end
+  local res = { coarse }
+  for pass, k in ipairs { m, 2 * m } do
+    if not res[pass] then res[pass] = kz.trajectory(s, stepper, 0, L / k, k, nout, y0) end
+  end
   local d, states, est, ests, f = s.dim, {}, 0, {}, 2 ^ order - 1
   for j = 1, nout do
     states[j] = {}
@@ -55,7 +60,7 @@ function M.richardson(s, y0, L, nout, m, stepper, order)
       if j == nout then est, ests[i] = math.max(est, math.abs(b - a) / f), math.abs(b - a) / f end
     end
   end
-  return states, est, ests
+  return states, est, ests, res[2]
 end
 
 --- Refuse (sc:fail, exit 2, before anything runs) a list parameter whose items repeat (a fitted

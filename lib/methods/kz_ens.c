@@ -73,40 +73,38 @@ KZ_VECTOR_CLONES static void guard(chunk *c, const double *y, int n, double *f, 
   }
 }
 
+/* The big system's field: the model's member loop fn over the chunk's members at t (or theta),
+ * then the guard over the n components of x and of the result. The four forms below differ only
+ * in which loop they call and how many components they carry. */
+static int ens_field(chunk *c, kz_ens_fn fn, double t, const double *x, int n, double *out)
+{
+  KZ_TRY(fn(c->e->par, c->m0, c->M, t, x, out));
+  guard(c, x, n, out, n);
+  return KZ_OK;
+}
+
 static int ens_rhs(void *par, double t, const double *y, double *f)
 {
   chunk *c = par;
-  const kz_ens *e = c->e;
-  KZ_TRY(e->rhs(e->par, c->m0, c->M, t, y, f));
-  guard(c, y, e->dim, f, e->dim);
-  return KZ_OK;
+  return ens_field(c, c->e->rhs, t, y, c->e->dim, f);
 }
 
 static int ens_accel(void *par, double t, const double *q, double *a)
 {
   chunk *c = par;
-  const kz_ens *e = c->e;
-  KZ_TRY(e->accel(e->par, c->m0, c->M, t, q, a));
-  guard(c, q, e->nq, a, e->nq);
-  return KZ_OK;
+  return ens_field(c, c->e->accel, t, q, c->e->nq, a);
 }
 
 static int ens_phase_rhs(void *par, double theta, const double *y, double *f)
 {
   chunk *c = par;
-  const kz_ens *e = c->e;
-  KZ_TRY(e->phase_rhs(e->par, c->m0, c->M, theta, y, f));
-  guard(c, y, e->dim, f, e->dim);
-  return KZ_OK;
+  return ens_field(c, c->e->phase_rhs, theta, y, c->e->dim, f);
 }
 
 static int ens_phase_accel(void *par, double theta, const double *q, double *a)
 {
   chunk *c = par;
-  const kz_ens *e = c->e;
-  KZ_TRY(e->phase_accel(e->par, c->m0, c->M, theta, q, a));
-  guard(c, q, e->nq, a, e->nq);
-  return KZ_OK;
+  return ens_field(c, c->e->phase_accel, theta, q, c->e->nq, a);
 }
 
 static int ens_recon(void *par, double theta, const double *Y, double *y)

@@ -46,6 +46,18 @@ M.pendulum = {
   quick = { omega = { 1e3, 1e4 } },
 }
 
+--- The averaging premise of the fast-forced pendulum (Calvo & Sanz-Serna (2.4)): a fast oscillation
+-- vmax/(l omega) of less than a radian; beyond it no averaged method applies (and the ladders of
+-- the direct steppers grow without bound). Refused before any computation.
+function M.pendulum.check(sc, P)
+  for _, om in ipairs(P.omega) do
+    if P.vmax / (P.l * om) >= 1 then
+      sc:fail(string.format("parameters 'vmax', 'l', 'omega': the fast oscillation vmax/(l omega) = %.3g rad at omega = %g " ..
+                            "is not small (averaging needs < 1)", P.vmax / (P.l * om), om))
+    end
+  end
+end
+
 function M.pendulum.setup(P, omega)
   local ctx = model_file_setup("pendulum", { omega = omega, l = P.l, g = P.g, vmax = P.vmax, q0 = P.q0, T = P.T },
                                { refm = P.refm, refmax = P.refm, multiple = 32, note = function(c)
@@ -545,5 +557,8 @@ function M.dpend.est(P)
   for _, om in ipairs(P.omega) do w = w + P.T * om / (2 * math.pi) * (12 * P.refm + 3000) + 5e6 end
   return w, "force evaluations (references and direct integrations, both like omega T)"
 end
+
+-- what each problem states about its sweep (prob.claims(cl, prob, P, rows, methods))
+for key, claims in pairs(require "atlas_problem_claims") do M[key].claims = claims end
 
 return M

@@ -16,11 +16,20 @@ struct kzf_dirent *kzf_readdir(kzf_DIR *d) __asm__("readdir");
 int kzf_closedir(kzf_DIR *d) __asm__("closedir");
 int kzf_mkdir(const char *path, unsigned int mode) __asm__("mkdir");
 char *kzf_strerror(int errnum) __asm__("strerror");
+char *kzf_realpath(const char *path, char *resolved) __asm__("realpath");
 ]])
 local C = ffi.C
 local DT_DIR, DT_UNKNOWN = 4, 0
 
 local function errmsg() return ffi.string(C.kzf_strerror(ffi.errno())) end
+
+--- The canonical absolute path of an existing file or directory (links resolved, realpath(3)),
+-- or nil when there is none.
+function M.real(path)
+  local buf = ffi.new("char[4096]")
+  local r = C.kzf_realpath(path, buf)
+  return r ~= nil and ffi.string(r) or nil
+end
 
 --- The names in directory `dir` (not . and ..), sorted, each with its kind ("dir" or "file":
 -- anything that is not a directory, a symbolic link included, which is never descended).

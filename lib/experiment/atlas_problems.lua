@@ -3,7 +3,11 @@
 -- builds its models through lib/lua/models.lua (lib/lua/vmi.lua for FPU and the ring), its reference
 -- through lib/experiment/experiment.lua, and runs the methods through their bindings (lib/lua/hmm.lua,
 -- lib/lua/sam.lua, lib/lua/vmi.lua, lib/experiment/dpend.lua, lib/experiment/top.lua, the registry): no numerics here.
--- The method families several problems share: lib/experiment/atlas_methods.lua.
+-- The method families several problems share: lib/experiment/atlas_methods.lua. What each problem
+-- states about its sweep (prob.claims): lib/experiment/atlas_problem_claims.lua. A problem's model
+-- is its papers' model file lib/models/<key>.lua, which names the problem (atlas = "<key>"), so
+-- that `kapitza atlas lib/models/<key>.lua` and scenarios/atlas-<key>.lua run the same
+-- (lib/experiment/atlas_run.lua).
 local kz = require "kapitza"
 local E = require "experiment"
 local A = require "atlas"

@@ -1,6 +1,6 @@
 -- files.lua -- directories and files without a shell, for the tools that handle output trees
--- (scripts/compare.lua, scripts/sweep.lua, tests/regression_spec.lua): list a tree with
--- opendir/readdir through the FFI, create directories with mkdir(2), and write a file
+-- (scripts/compare.lua, scripts/sweep.lua, tests/regression_spec.lua, lib/experiment/cli_atlas.lua): list a
+-- tree with opendir/readdir through the FFI, resolve a path (realpath), create directories with mkdir(2), and write a file
 -- atomically through a temporary name created exclusively (no link followed), removed again on
 -- any failure (a full disk leaves nothing behind). Linux (glibc's struct dirent on 64-bit).
 local ffi = require "ffi"

@@ -495,6 +495,11 @@ describe("kapitza atlas on a papers' model file: the paper's atlas, one code pat
     assert.truthy(table.concat(cols, " "):find("params", 1, true)) -- the generic columns, timed
     assert.truthy(table.concat(cols, " "):find("seconds", 1, true))
     assert.is_nil(io.open(D .. "/tables/atlas-pendulum-claims.tsv"), "a copy ran the paper's atlas")
+    -- kapitza check says which atlas each file gets
+    local _, co = kz("check " .. q(U.root .. "/lib/models/pendulum.lua"))
+    assert.truthy(co:find("kapitza atlas runs the paper's atlas instead, scenarios/atlas-pendulum.lua", 1, true), co)
+    local _, cc = kz("check " .. q(copy))
+    assert.is_nil(cc:find("the paper's atlas", 1, true), cc)
     -- and it still may not write over the paper's outputs
     local st2, _, err2 = kz(string.format("atlas %s --out %s --quick", q(copy), q(U.root .. "/paper")))
     assert.are.equal(2, st2)

@@ -21,28 +21,4 @@
 -- order in H. CPU seconds and peers (on the angle ODE): `make bench` (below).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local A = require "atlas"
-local AC = require "atlas_claims"
-local AW = require "atlas_write"
-local prob = require("atlas_problems").dpend
-
-local sc = S.new { id = prob.id, title = prob.title, params = A.params(prob, A.names(prob)), quick = prob.quick,
-                   work = prob.est }
-local P = sc:parse(arg)
-local rows, ctxs, methods, na = A.sweep(sc, prob, P)
-AW.write(sc, prob, P, rows, ctxs, methods, na)
-
--- What the atlas states, each measured
-local cl, e1, last = AC.claims(sc), P.target[1], #P.omega
-AC.claim_exponent(cl, "direct_work_grows", "a direct integration (DP5 on the angle ODE) needs work growing at least " ..
-                 "like ω for a given error", prob, P, rows, "dp5(angles)", P.target[#P.target], 0.8, math.huge)
-AC.claim_cheapest(cl, "averaging_cheapest", "at the largest ω an averaging method (HMM or SAM) is the cheapest for the " ..
-                 "first target, ten times cheaper than any direct stepper", prob, P, rows, methods, e1, last, { "HMM", "SAM" }, 10)
-AC.claim_unreached(cl, "hmm_floor", "at the smallest ω no constrained HMM reaches the first target: the averaged motion " ..
-                  "is too far from the true one", prob, P, rows, methods, e1, 1, { "HMM" })
-AC.claim_unreached(cl, "averaging_second_target", "at the largest ω no averaging method reaches the second target " ..
-                  "(first-order convergence in H, O(1/ω) floor)", prob, P, rows, methods, P.target[#P.target], last,
-                  { "HMM", "SAM" })
-cl:write("Work = force evaluations read from the curves (interpolated); exponents fitted against ω over the values " ..
-         "where the method reaches the target.", sc.id .. "-claims")
+require("atlas_run").scenario("dpend", arg) -- lib/experiment/atlas_run.lua: the sweep, its outputs and claims

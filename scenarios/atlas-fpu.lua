@@ -21,26 +21,4 @@
 -- `make bench` (below).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local A = require "atlas"
-local AC = require "atlas_claims"
-local AW = require "atlas_write"
-local prob = require("atlas_problems").fpu
-
-local sc = S.new { id = prob.id, title = prob.title, params = A.params(prob, A.names(prob)), quick = prob.quick,
-                   work = prob.est }
-local P = sc:parse(arg)
-local rows, ctxs, methods, na = A.sweep(sc, prob, P)
-AW.write(sc, prob, P, rows, ctxs, methods, na)
-
--- What the atlas states, each measured
-local cl, e1 = AC.claims(sc), P.target[1]
-AC.claim_exponent(cl, "direct_work_grows", "a direct integration (DP5) needs work growing at least like ω for a given " ..
-                 "error", prob, P, rows, "dp5", P.target[#P.target], 0.8, math.huge)
-AC.claim_costlier(cl, "vmi_costlier", "the variational multirate schemes need more force evaluations than an explicit " ..
-                 "Runge–Kutta method for a given error (they resolve the fast scale and are implicit)", prob, P, rows, methods,
-                 e1, { "VMI" }, 1)
-AC.claim_cheapest(cl, "vmi_cheapest_stiffest", "at the largest ω a variational multirate scheme is the cheapest method",
-                 prob, P, rows, methods, e1, #P.omega, { "VMI" })
-cl:write("Work = force evaluations read from the curves (interpolated); exponents fitted against ω over the values " ..
-         "where the method reaches the target.", sc.id .. "-claims")
+require("atlas_run").scenario("fpu", arg) -- lib/experiment/atlas_run.lua: the sweep, its outputs and claims

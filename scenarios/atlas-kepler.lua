@@ -20,31 +20,4 @@
 -- unit as RK4's; the CPU seconds of `make bench` (below) weigh them fairly.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local A = require "atlas"
-local AC = require "atlas_claims"
-local AW = require "atlas_write"
-local prob = require("atlas_problems").kepler
-
-local sc = S.new { id = prob.id, title = prob.title, params = A.params(prob, A.names(prob)), quick = prob.quick,
-                   work = prob.est }
-local P = sc:parse(arg)
-local rows, ctxs, methods, na = A.sweep(sc, prob, P)
-AW.write(sc, prob, P, rows, ctxs, methods, na)
-
--- What the atlas states, each measured
-local cl, e1, last = AC.claims(sc), P.target[1], #P.eps
-AC.claim_exponent(cl, "sam_work_flat", "SAM's work for a given error does not grow as ε decreases (RK4 macro, Strang micro)",
-                 prob, P, rows, "SAM-rk4/strang", e1, -1, 0.25)
-AC.claim_exponent(cl, "conventional_work_1_over_eps", "a conventional integration (Strang) needs work ∝ 1/ε for a given " ..
-                 "error, as it does at a given step", prob, P, rows, "strang", e1, 0.85, 1.15)
-AC.claim_exponent(cl, "conventional_work_sqrt", "a conventional Strang integration needs work ∝ ε^(-1/2) for a given error " ..
-                 "(its error at a given step is O(ε Δτ²) over τ_end ∝ 1/ε)", prob, P, rows, "strang", e1, 0.35, 0.65)
-for si = 1, last do
-  AC.claim_cheapest(cl, "averaging_cheapest_" .. si, "an averaging method (SAM, LISP, MR) is the cheapest for the first " ..
-                   "target", prob, P, rows, methods, e1, si, { "SAM", "LISP", "MR" })
-end
-AC.claim_cheapest(cl, "averaging_ratio", "at the smallest ε the saving against the cheapest direct stepper is at least " ..
-                 "tenfold", prob, P, rows, methods, e1, last, { "SAM", "LISP", "MR" }, 10)
-cl:write("Work = force evaluations read from the curves (interpolated); exponents fitted against 1/ε over the values " ..
-         "where the method reaches the target.", sc.id .. "-claims")
+require("atlas_run").scenario("kepler", arg) -- lib/experiment/atlas_run.lua: the sweep, its outputs and claims

@@ -18,26 +18,4 @@
 -- separation an HMM needs is not there (top-table1). CPU seconds: `make bench` (below).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local A = require "atlas"
-local AC = require "atlas_claims"
-local AW = require "atlas_write"
-local prob = require("atlas_problems").top
-
-local sc = S.new { id = prob.id, title = prob.title, params = A.params(prob, A.names(prob)), quick = prob.quick,
-                   work = prob.est }
-local P = sc:parse(arg)
-local rows, ctxs, methods, na = A.sweep(sc, prob, P)
-AW.write(sc, prob, P, rows, ctxs, methods, na)
-
--- What the atlas states, each measured
-local cl, e1 = AC.claims(sc), P.target[1]
-AC.claim_exponent(cl, "direct_work_grows", "a direct integration (DP5) needs work ∝ ω^1.25 for a given error " ..
-                 "(top-fig11: the step must resolve the spin 16ω while the run spans more periods)", prob, P, rows, "dp5",
-                 P.target[#P.target], 1.05, 1.45)
-AC.claim_cheapest(cl, "hmm_cheaper_than_rk4", "the slow-variable HMM is cheaper than a direct integration at the largest ω " ..
-                 "(the thesis's 'large savings against RK4')", prob, P, rows, methods, e1, #P.omega, { "HMM" })
-AC.claim_costlier(cl, "hmm_costlier", "the slow-variable HMM needs more force evaluations than the cheapest direct " ..
-                 "stepper wherever both reach the first target", prob, P, rows, methods, e1, { "HMM" }, 1)
-cl:write("Work = force evaluations read from the curves (interpolated); exponents fitted against ω over the values " ..
-         "where the method reaches the target.", sc.id .. "-claims")
+require("atlas_run").scenario("top", arg) -- lib/experiment/atlas_run.lua: the sweep, its outputs and claims

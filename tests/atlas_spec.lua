@@ -2,7 +2,8 @@
 -- scripts/bench-atlas.lua): the cost interpolation, the curves a summary reads, the n/a reasons
 -- of the stepper registry, the references of every problem, work counts that do not depend on
 -- the stiffness, and the bench's outputs. The scenarios' outputs themselves are guarded by the
--- regression spec and their claims by the claims spec.
+-- regression spec and their claims by the claims spec; that `kapitza atlas lib/models/<problem>.lua`
+-- writes the same bytes, by tests/kapitza_cli_spec.lua.
 local U = require "testutil"
 local S = require "scenario"
 local E = require "experiment"
@@ -169,5 +170,23 @@ describe("atlas", function()
     assert.truthy(g and g:read("*a"):find("<svg", 1, true))
     if g then g:close() end
     U.rmdir(dir)
+  end)
+
+  it("one code path: each problem's papers' model file names it, its scenario is the driver's call, its claims are the problem's", function()
+    local R, MF, models = require "atlas_run", require "modelfile", require "models"
+    local n = 0
+    for key, prob in pairs(AP) do
+      n = n + 1
+      assert.are.equal("function", type(prob.claims), key)
+      assert.are.equal(key, MF.spec(models.path(key)).atlas, key)
+      assert.are.equal(key, (R.curated_key(models.path(key))), key)
+      local f = assert(io.open(U.root .. "/scenarios/atlas-" .. key .. ".lua"))
+      local src = f:read("*a")
+      f:close()
+      local code = src:gsub("%-%-[^\n]*", "")
+      assert.truthy(code:find('require("atlas_run").scenario("' .. key .. '", arg)', 1, true), key)
+      assert.is_nil(code:find("claim_", 1, true), key .. ": claims in the scenario file, not in the problem")
+    end
+    assert.are.equal(8, n)
   end)
 end)

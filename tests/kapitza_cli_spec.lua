@@ -414,3 +414,95 @@ describe("paper/own-model.md", function()
     assert.is_true(best < 1e-5, tostring(best))
   end)
 end)
+
+describe("kapitza atlas on a papers' model file: the paper's atlas, one code path with scenarios/atlas-<problem>.lua", function()
+  local tmp
+  setup(function() tmp = U.tmpdir() end)
+  teardown(function() U.rmdir(tmp) end)
+
+  -- every file under DIR/{data,tables,figures}, relative, sorted
+  local function files(dir)
+    local F = require "files"
+    local t = {}
+    for _, sub in ipairs { "data", "tables", "figures" } do
+      for _, e in ipairs(F.entries(dir .. "/" .. sub) or {}) do t[#t + 1] = sub .. "/" .. e.name end
+    end
+    table.sort(t)
+    return t
+  end
+
+  it("writes exactly what the scenario writes (every file, every byte, the claims too)", function()
+    for _, c in ipairs { { "ste", "eps=1e-2" }, { "fpu", "omega=50" } } do
+      local A, B = tmp .. "/cmd-" .. c[1], tmp .. "/scn-" .. c[1]
+      local st, _, err = kz(string.format("atlas %s --out %s --quick %s", q(U.root .. "/lib/models/" .. c[1] .. ".lua"), q(A), c[2]))
+      assert.are.equal(0, st, err)
+      local st2, _, err2 = U.run(string.format("cd / && luajit %s --out %s --quick %s", q(U.root .. "/scenarios/atlas-" .. c[1] .. ".lua"),
+                                               q(B), c[2]))
+      assert.are.equal(0, st2, err2)
+      local fa, fb = files(A), files(B)
+      assert.are.same(fb, fa)
+      local id = "atlas-" .. c[1]
+      assert.are.same({ "data/" .. id .. ".tsv", "figures/" .. id .. ".svg", "tables/" .. id .. "-claims.md",
+                        "tables/" .. id .. "-claims.tsv", "tables/" .. id .. ".md", "tables/" .. id .. ".tsv" }, fa)
+      for _, f in ipairs(fa) do
+        local a, b = slurp(A .. "/" .. f), slurp(B .. "/" .. f)
+        assert.are.equal(b, a, c[1] .. ": " .. f .. " differs")
+        -- nothing run-specific in any file (the output folder, the staging folder)
+        assert.is_nil(a:find(tmp, 1, true), f .. " names the output folder")
+        assert.is_nil(a:find("kz-stage", 1, true), f .. " names the staging folder")
+      end
+    end
+  end)
+
+  it("bad input on the paper's route: one line, exit 2, nothing written; --help names the command and its keys", function()
+    local never = tmp .. "/never"
+    local pend = q(U.root .. "/lib/models/pendulum.lua")
+    for _, c in ipairs {
+      { "--out " .. q(never) .. " bogus=1", "unknown parameter 'bogus'" },
+      { "--out " .. q(never) .. " omega=1e3,1e3", "given twice" },
+      { "--out " .. q(never) .. " --lua", "unknown argument '--lua'" },
+      { "--out " .. q(never) .. " tol=1e-3", "unknown parameter 'tol'" },
+      { "--out " .. q(never) .. " omega=10", "vmax/(l omega)" },
+      { "omega=1e3", "give --out DIR" },
+    } do
+      local st, out, err = kz("atlas " .. pend .. " " .. c[1])
+      assert.are.equal(2, st, c[1] .. ": " .. err)
+      assert.are.equal("", out, c[1])
+      assert.are.equal(1, #lines(err), c[1] .. ": " .. err)
+      assert.truthy(err:find(c[2], 1, true), c[1] .. ": " .. err)
+    end
+    assert.is_nil(io.open(never .. "/."), "the paper's atlas created its --out on bad input")
+    local st, out = kz("atlas " .. pend .. " --help")
+    assert.are.equal(0, st)
+    assert.truthy(out:find("usage: kapitza atlas " .. U.root .. "/lib/models/pendulum.lua", 1, true), out)
+    assert.truthy(out:find("omega ", 1, true) and out:find("target ", 1, true), out)
+    local st2, out2 = kz("atlas --help")
+    assert.are.equal(0, st2)
+    assert.truthy(out2:find("runs its paper atlas", 1, true), out2)
+  end)
+
+  it("a copy of a papers' model file (atlas = 'pendulum' outside lib/models/) gets the atlas of a model of one's own", function()
+    local copy = tmp .. "/mypend.lua"
+    local f = assert(io.open(copy, "wb"))
+    f:write(slurp(U.root .. "/lib/models/pendulum.lua"))
+    f:close()
+    local D = tmp .. "/own"
+    local st, out, err = kz(string.format("atlas %s --out %s --quick omega=1e3 methods=rk4 reps=1", q(copy), q(D)))
+    assert.are.equal(0, st, err)
+    assert.truthy(err:find("note: atlas = 'pendulum' names a paper's atlas", 1, true), err)
+    assert.truthy(out:find("method=rk4", 1, true), out)
+    local _, cols = assert(S.read_table(D .. "/data/atlas-pendulum.tsv"))
+    assert.truthy(table.concat(cols, " "):find("params", 1, true)) -- the generic columns, timed
+    assert.truthy(table.concat(cols, " "):find("seconds", 1, true))
+    assert.is_nil(io.open(D .. "/tables/atlas-pendulum-claims.tsv"), "a copy ran the paper's atlas")
+    -- kapitza check says which atlas each file gets
+    local _, co = kz("check " .. q(U.root .. "/lib/models/pendulum.lua"))
+    assert.truthy(co:find("kapitza atlas runs the paper's atlas instead, scenarios/atlas-pendulum.lua", 1, true), co)
+    local _, cc = kz("check " .. q(copy))
+    assert.is_nil(cc:find("the paper's atlas", 1, true), cc)
+    -- and it still may not write over the paper's outputs
+    local st2, _, err2 = kz(string.format("atlas %s --out %s --quick", q(copy), q(U.root .. "/paper")))
+    assert.are.equal(2, st2)
+    assert.truthy(err2:find("built-in atlas of paper/", 1, true), err2)
+  end)
+end)

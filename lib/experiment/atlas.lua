@@ -1,25 +1,29 @@
 -- atlas.lua -- the efficiency atlas (issue 12): every applicable method of the library on one
 -- problem, error against work (force evaluations) over a sweep of the problem's stiffness
 -- parameter, the cheapest method at target errors, and the figure. The problems and their
--- method catalogues are in lib/experiment/atlas_problems.lua; the scenarios scenarios/atlas-<problem>.lua
--- run them (deterministic: errors and work counts only) and scripts/bench-atlas.lua times the
--- same runs beside the peers (lib/lua/peers.lua) in CPU seconds.
+-- method catalogues are in lib/experiment/atlas_problems.lua; lib/experiment/atlas_run.lua runs them
+-- (deterministic: errors and work counts only) for the scenarios scenarios/atlas-<problem>.lua and
+-- for `kapitza atlas lib/models/<problem>.lua` alike, and scripts/bench-atlas.lua times the same
+-- runs beside the peers (lib/lua/peers.lua) in CPU seconds.
 --
 -- A problem (atlas_problems.lua) is a table
 --   { key, id, title, stiff = { key, label, unit, help, default, quick, min, max, show(s) },
 --     params = { extra scenario parameters }, quick = { ... }, targets = { ... },
 --     setup(P, s) -> ctx,          -- one stiffness: ctx.T, ctx.err(y), ctx.sys, ctx.y0, the
 --                                  -- reference, and ctx.peer (what bench-atlas needs)
---     catalogue(P) -> methods, n/a entries ({name, family, reason}), est(P) -> force evaluations }
+--     catalogue(P) -> methods, n/a entries ({name, family, reason}), est(P) -> force evaluations,
+--     check(sc, P) (optional: refuses parameters before any computation),
+--     claims(cl, prob, P, rows, methods) -- what the problem states about its sweep }
 -- and a method is { name, family, label, knob, ladder = {...}, run(ctx, x, x2) -> error, counts
 -- (or nil: this ladder point does not exist at this stiffness) }. A ladder point is a number x
 -- (one knob) or a pair {x, x2} (two knobs, knob = "N,n"): a method with two knobs is run on a
 -- small grid and its curve is the lower envelope (the Pareto front: no cheaper run is as
 -- accurate), the best the method can do at each work with the knobs as given.
 -- Everything that steps runs in C (the methods' bindings); this module sweeps and compares.
--- `kapitza atlas` on a model of one's own (lib/experiment/atlas_user.lua) runs its methods through the same
--- engine (A.entries, A.campaign, A.run_one, A.mark_fronts, A.order), timed. The claims an atlas
--- makes are in lib/experiment/atlas_claims.lua, its outputs (data, tables, figure) in
+-- `kapitza atlas` on a model of one's own (lib/experiment/atlas_user.lua, through the same driver)
+-- runs its methods through the same engine (A.entries, A.campaign, A.run_one, A.mark_fronts,
+-- A.order), timed. The kinds of claim an atlas makes are in lib/experiment/atlas_claims.lua, each
+-- problem's in lib/experiment/atlas_problem_claims.lua, its outputs (data, tables, figure) in
 -- lib/experiment/atlas_write.lua.
 local kz = require "kapitza"
 local S = require "scenario"

@@ -3,7 +3,11 @@
 -- builds its models through lib/lua/models.lua (lib/lua/vmi.lua for FPU and the ring), its reference
 -- through lib/experiment/experiment.lua, and runs the methods through their bindings (lib/lua/hmm.lua,
 -- lib/lua/sam.lua, lib/lua/vmi.lua, lib/experiment/dpend.lua, lib/experiment/top.lua, the registry): no numerics here.
--- The method families several problems share: lib/experiment/atlas_methods.lua.
+-- The method families several problems share: lib/experiment/atlas_methods.lua. What each problem
+-- states about its sweep (prob.claims): lib/experiment/atlas_problem_claims.lua. A problem's model
+-- is its papers' model file lib/models/<key>.lua, which names the problem (atlas = "<key>"), so
+-- that `kapitza atlas lib/models/<key>.lua` and scenarios/atlas-<key>.lua run the same
+-- (lib/experiment/atlas_run.lua).
 local kz = require "kapitza"
 local E = require "experiment"
 local A = require "atlas"
@@ -45,6 +49,18 @@ M.pendulum = {
   },
   quick = { omega = { 1e3, 1e4 } },
 }
+
+--- The averaging premise of the fast-forced pendulum (Calvo & Sanz-Serna (2.4)): a fast oscillation
+-- vmax/(l omega) of less than a radian; beyond it no averaged method applies (and the ladders of
+-- the direct steppers grow without bound). Refused before any computation.
+function M.pendulum.check(sc, P)
+  for _, om in ipairs(P.omega) do
+    if P.vmax / (P.l * om) >= 1 then
+      sc:fail(string.format("parameters 'vmax', 'l', 'omega': the fast oscillation vmax/(l omega) = %.3g rad at omega = %g " ..
+                            "is not small (averaging needs < 1)", P.vmax / (P.l * om), om))
+    end
+  end
+end
 
 function M.pendulum.setup(P, omega)
   local ctx = model_file_setup("pendulum", { omega = omega, l = P.l, g = P.g, vmax = P.vmax, q0 = P.q0, T = P.T },
@@ -545,5 +561,8 @@ function M.dpend.est(P)
   for _, om in ipairs(P.omega) do w = w + P.T * om / (2 * math.pi) * (12 * P.refm + 3000) + 5e6 end
   return w, "force evaluations (references and direct integrations, both like omega T)"
 end
+
+-- what each problem states about its sweep (prob.claims(cl, prob, P, rows, methods))
+for key, claims in pairs(require "atlas_problem_claims") do M[key].claims = claims end
 
 return M

@@ -11,11 +11,13 @@
 -- figure, and the cheapest configuration meeting each target tolerance as `key=value`, ready to
 -- paste after `kapitza solve MODEL.lua`.
 --
--- The sweep engine is lib/experiment/atlas.lua's, the same as the eight atlas-<problem> scenarios': a
--- method is { name, family, knob, label, ladder, run(ctx, x, x2) -> error, counts }, its curve
--- the envelope of its ladder (A.mark_fronts), its runs made by A.run_one. What differs: the
--- problem is built from the model file rather than written in lib/experiment/atlas_problems.lua, and the
--- runs are timed. Seconds depend on the machine: they appear only in the outputs of this command,
+-- The driver is lib/experiment/atlas_run.lua (R.user), the one that runs the eight atlas-<problem>
+-- scenarios, and so is the sweep engine (lib/experiment/atlas.lua): a method is { name, family,
+-- knob, label, ladder, run(ctx, x, x2) -> error, counts }, its curve the envelope of its ladder
+-- (A.mark_fronts), its runs made by A.run_one; M.setup sets up the papers' model files for those
+-- problems too. What differs: the catalogue is built from the model file's parts
+-- (lib/experiment/atlas_catalogue.lua) rather than curated in lib/experiment/atlas_problems.lua, at
+-- the model's own parameters rather than over a stiffness list, and the runs are timed. Seconds depend on the machine: they appear only in the outputs of this command,
 -- never in the reproducible paper/ outputs (the scenarios write evaluations only). The catalogue of
 -- methods for a model is lib/experiment/atlas_catalogue.lua.
 local kz = require "kapitza"

@@ -1,11 +1,33 @@
 -- cli_atlas.lua -- `kapitza atlas MODEL.lua --out DIR`: the efficiency atlas of a model file
--- (lib/experiment/cli.lua, lib/experiment/atlas_user.lua).
+-- (lib/experiment/cli.lua). The run is lib/experiment/atlas_run.lua's: for a papers' model file that
+-- names its problem (lib/models/<name>.lua, `atlas = "<problem>"`) the paper's atlas, exactly what
+-- scenarios/atlas-<problem>.lua writes (its keys, its claims); for any other model file the
+-- generic atlas (lib/experiment/atlas_user.lua), whose arguments are read here.
 local U = require "cli_common"
 local out, die, help_wanted, split_args, take, load_model = U.out, U.die, U.help_wanted, U.split_args, U.take, U.load_model
 
 return function(argv)
-  if help_wanted(argv, 2) then out(U.usage.atlas); os.exit(0) end
   local path = argv[2]
+  local R = require "atlas_run"
+  local note -- why a model file's `atlas` field is not honoured (said once its arguments are accepted)
+  if path and not path:match("^%-") and not path:match("=") then
+    local okk, key, why = pcall(R.curated_key, path)
+    if not okk then die("atlas", key) end
+    if key then -- the paper's atlas: the scenario's command line (its --help lists its keys)
+      local rest, given = {}, {}
+      for k = 3, #argv do
+        rest[#rest + 1] = argv[k]
+        given[argv[k] == "-h" and "--help" or argv[k]:match("^(%-%-[%w]+)") or ""] = true
+      end
+      if not (given["--out"] or given["--help"] or given["--params"]) then
+        die("atlas", "give --out DIR (the paper's atlas of " .. path .. ": kapitza atlas " .. path .. " --help)")
+      end
+      R.scenario(key, rest, { main = true, command = "kapitza atlas " .. path })
+      return
+    end
+    note = why
+  end
+  if help_wanted(argv, 2) then out(U.usage.atlas); os.exit(0) end
   if not path or path:match("^%-") or path:match("=") then die("atlas", "give a model file (kapitza atlas --help)") end
   local o = split_args("atlas", argv, 3, { ["--lua"] = true, ["--quick"] = true }, true)
   if not o.out then die("atlas", "give --out DIR") end
@@ -29,18 +51,12 @@ return function(argv)
   local reps = mine.reps and nums("reps", mine.reps, true, 1, 20)[1] or (quick and 1 or 3)
   local budget = mine.budget and nums("budget", mine.budget, false, 0.01, 600)[1] or 3
   local mf = load_model("atlas", path, rest, o.flags["--lua"], own)
-  local kz = require "kapitza"
   local AU = require "atlas_user"
   local AC = require "atlas_catalogue"
   local AP = require "atlas_problems"
-  -- refuse to write over the repository's own atlas outputs
-  local function real(p)
-    local h = io.popen("cd '" .. p:gsub("'", "'\\''") .. "' 2>/dev/null && pwd -P")
-    local r = h:read("*l")
-    h:close()
-    return r
-  end
-  if AP[mf.name] and real(o.out) and real(o.out) == real(kz.root .. "/paper") then
+  local F = require "files"
+  -- refuse to write a model of one's own over the repository's own atlas outputs
+  if AP[mf.name] and F.real(o.out) and F.real(o.out) == F.real(require("kapitza").root .. "/paper") then
     die("atlas", string.format("atlas-%s is a built-in atlas of paper/: rename the model or choose another --out", mf.name))
   end
   -- the method names, checked before anything runs (the catalogue's names do not depend on the
@@ -63,31 +79,6 @@ return function(argv)
       if not have[n] then die("atlas", string.format("methods: no method '%s' for this model (it has %s)", n, table.concat(all, ", "))) end
     end
   end
-  local sc = S.new { id = "atlas-" .. mf.name, title = "kapitza atlas " .. mf.path, params = {} }
-  sc.P = { out = o.out }
-  sc:open_stage()
-  local ok, err = pcall(function()
-    sc:progress_start(1, sc.id)
-    local ctx = AU.setup(mf, { tol = tol, refm = quick and 32 or 64, refmax = refmax })
-    local methods, na = AC.catalogue(ctx, { quick = quick, methods = keep })
-    local total = 1
-    for _, m in ipairs(methods) do total = total + #m.ladder end
-    sc:progress_start(total, sc.id)
-    sc:progress(string.format("reference (%d steps per period), tau = %.3g", ctx.refm, ctx.tau))
-    local rows = AU.sweep(ctx, methods, { reps = reps, budget = budget, progress = function(w) sc:progress(w) end })
-    local best = AU.write(sc, ctx, rows, methods, na)
-    sc:commit()
-    io.stderr:write(string.format("kapitza atlas: %d runs of %d methods; wrote %s/data/%s.tsv, %s/tables/%s-best.{tsv,md}, %s/figures/%s.svg\n",
-                                  #rows, #methods, o.out, sc.id, o.out, sc.id, o.out, sc.id))
-    for _, b in ipairs(best) do
-      if b.by == "evaluations" then
-        out(string.format("tol %-8.3g %s", b.tol, b.params ~= "-" and string.format("%s  (error %.2g, %d evaluations, %.3g s)",
-            b.params, b.error, b.evaluations, b.seconds) or "none of the runs reaches it"))
-      end
-    end
-  end)
-  if not ok then
-    sc:discard()
-    die("atlas", err, 1)
-  end
+  if note then io.stderr:write("kapitza atlas: note: ", note, "\n") end
+  R.user(mf, { out = o.out, quick = quick, tol = tol, refmax = refmax, reps = reps, budget = budget, keep = keep, say = out })
 end

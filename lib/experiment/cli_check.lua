@@ -245,6 +245,11 @@ return function(argv)
     local methods, na = AC.catalogue(ctx, { quick = false })
     for _, mm in ipairs(methods) do names[#names + 1] = mm.name end
     out("kapitza atlas runs: " .. table.concat(names, ", "))
+    local okk, key = pcall(require("atlas_run").curated_key, path)
+    if okk and key then -- a papers' model file (lib/experiment/atlas_run.lua)
+      out(string.format("  (on this file kapitza atlas runs the paper's atlas instead, scenarios/atlas-%s.lua: its own methods " ..
+                        "over its stiffness list; the names above are kapitza solve's)", key))
+    end
     -- what it leaves out for reasons of its own (capability's are above), grouped by reason
     local reasons, byreason = {}, {}
     for _, n in ipairs(na) do

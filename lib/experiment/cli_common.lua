@@ -18,6 +18,7 @@ usage: kapitza VERB ... (kapitza VERB --help for each)
   solve MODEL.lua method=NAME [knob=value ...]         one run of one method (the atlas's names and knobs)
   atlas MODEL.lua --out DIR [tol=...] [key=value ...]  every applicable method: error against work and
                                                        CPU seconds, the cheapest configuration per tolerance
+                                                       (lib/models/<name>.lua: the paper's atlas)
   sweep emit|run|merge ...                             a sweep as independent commands (scripts/sweep.lua)
 A model file is a Lua file returning a model spec (lib/lua/usermodel.lua, lib/experiment/modelfile.lua);
 paper/own-model.md takes one through every verb.]],
@@ -61,7 +62,11 @@ DIR/figures/atlas-<model>.svg. Progress on stderr.
   reps     timed repetitions per run (default 3; --quick: 1); budget: a ladder stops after a run
            over this many seconds (default 3)
   --quick  short ladders and fewer variants (seconds, for tests)
-Other keys are the model's (parameters, T, q0, v0, y0).]],
+Other keys are the model's (parameters, T, q0, v0, y0).
+A papers' model file of the library (lib/models/<name>.lua, which names its problem: atlas = "<name>")
+runs its paper atlas instead, exactly scenarios/atlas-<name>.lua (its stiffness list, target=,
+methods=, its own keys, its claims; force evaluations only, the same bytes): kapitza atlas
+lib/models/pendulum.lua --help lists them. A copy elsewhere gets the atlas above.]],
   sweep = [[
 usage: kapitza sweep emit SCENARIO DIR --over key=v1,v2 ... [key=value ...]
        kapitza sweep run DIR [-j N]

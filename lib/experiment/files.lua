@@ -1,6 +1,6 @@
 -- files.lua -- directories and files without a shell, for the tools that handle output trees
--- (scripts/compare.lua, scripts/sweep.lua, tests/regression_spec.lua): list a tree with
--- opendir/readdir through the FFI, create directories with mkdir(2), and write a file
+-- (scripts/compare.lua, scripts/sweep.lua, tests/regression_spec.lua, lib/experiment/cli_atlas.lua): list a
+-- tree with opendir/readdir through the FFI, resolve a path (realpath), create directories with mkdir(2), and write a file
 -- atomically through a temporary name created exclusively (no link followed), removed again on
 -- any failure (a full disk leaves nothing behind). Linux (glibc's struct dirent on 64-bit).
 local ffi = require "ffi"
@@ -16,11 +16,20 @@ struct kzf_dirent *kzf_readdir(kzf_DIR *d) __asm__("readdir");
 int kzf_closedir(kzf_DIR *d) __asm__("closedir");
 int kzf_mkdir(const char *path, unsigned int mode) __asm__("mkdir");
 char *kzf_strerror(int errnum) __asm__("strerror");
+char *kzf_realpath(const char *path, char *resolved) __asm__("realpath");
 ]])
 local C = ffi.C
 local DT_DIR, DT_UNKNOWN = 4, 0
 
 local function errmsg() return ffi.string(C.kzf_strerror(ffi.errno())) end
+
+--- The canonical absolute path of an existing file or directory (links resolved, realpath(3)),
+-- or nil when there is none.
+function M.real(path)
+  local buf = ffi.new("char[4096]")
+  local r = C.kzf_realpath(path, buf)
+  return r ~= nil and ffi.string(r) or nil
+end
 
 --- The names in directory `dir` (not . and ..), sorted, each with its kind ("dir" or "file":
 -- anything that is not a directory, a symbolic link included, which is never descended).

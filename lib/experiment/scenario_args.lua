@@ -102,7 +102,8 @@ end
 
 --- A new scenario description. spec.params: list of {name, default, unit, help, choices=...,
 -- integer=true, min=, max=, positive=true, unbounded=true}; spec.work(P) (optional): the
--- estimated force evaluations of a run and what they are, for refusing runs that would not finish.
+-- estimated force evaluations of a run and what they are, for refusing runs that would not finish;
+-- spec.command (optional): the command line --help shows (default luajit scenarios/<id>.lua).
 function M.new(spec)
   assert(spec.id and spec.params, "scenario needs id and params")
   local sc = setmetatable({ id = spec.id, title = spec.title or spec.id, params = spec.params,
@@ -112,13 +113,15 @@ function M.new(spec)
     default_range(p)
   end
   sc.work = spec.work
+  sc.command = spec.command -- how --help names the command (default: luajit scenarios/<id>.lua)
   M.current = sc
   return sc
 end
 
 function M:usage()
-  local out = { string.format("usage: luajit scenarios/%s.lua [--out DIR] [--quick] [--force] [key=value ...]",
-                              self.id), "", self.title, "", "parameters (key=value; lists comma-separated):" }
+  local out = { string.format("usage: %s [--out DIR] [--quick] [--force] [key=value ...]",
+                              self.command or ("luajit scenarios/" .. self.id .. ".lua")), "", self.title, "",
+                "parameters (key=value; lists comma-separated):" }
   for _, p in ipairs(self.params) do
     local d = p[2]
     if type(d) == "table" then
@@ -293,37 +296,55 @@ function M:try(f, ...)
   return unpack(r, 2, table.maxn(r))
 end
 
+--- Run body() protected, as the main script of a run: every exit (the script's own os.exit, a
+-- one-line refusal) discards the staging folder; when body returns, the current scenario's staged
+-- files are committed and the process exits 0; an error raised anywhere becomes one line
+-- "<label>: <message>" (label: o.label, default the current scenario's id), exit status 2 for a
+-- status of the library and 1 otherwise, and nothing is written. Never returns. M:parse runs a
+-- scenario file this way; a driver module running a scenario for its file (lib/experiment/atlas_run.lua)
+-- calls it directly, and its sc:parse then parses for real.
+function M.protected(body, o)
+  o = o or {}
+  M.protecting = true
+  -- Every exit of the script discards the staging folder (a scenario's own one-line refusals
+  -- call os.exit directly): the output directory is left as it was.
+  local real_exit = os.exit
+  os.exit = function(code, close)
+    local cur = M.current
+    if cur and cur.stage then cur:discard() end
+    return real_exit(code, close)
+  end
+  local ok, err = xpcall(body, function(m) return { msg = m, tb = debug.traceback() } end)
+  local sc = M.current
+  if ok and sc and sc.stage then
+    ok, err = xpcall(function() sc:commit() end, function(m) return { msg = m, tb = debug.traceback() } end)
+  end
+  if ok then
+    real_exit(0, true) -- close the Lua state: finalizers run (KZ_PROFILE writes its totals)
+  end
+  if sc then sc:discard() end
+  real_exit(report(o.label or (sc and sc.id) or o.id or "kapitza", err), true)
+end
+
+--- Is the chunk `level` levels up the stack (1: the caller of this function) the main script
+-- (arg[0]), loaded under its own name? (A tool that loads a scenario under another chunk name,
+-- scripts/sweep.lua's check of a point, thereby gets a parse without a protected run.)
+function M.is_main(level)
+  local src = debug.getinfo(level + 1, "S").source
+  return not M.protecting and arg ~= nil and arg[0] ~= nil and src == "@" .. arg[0]
+end
+
 --- Parse the command line; returns the parameter table (with .out, .quick, .force).
 --
--- The first call runs the whole script again, protected: the scenario file (arg[0]) is loaded
--- and called under xpcall; inside it this function parses for real and the script goes on. When
--- the protected run returns, its staged files are committed (or discarded after an error) and the
+-- The first call runs the whole script again, protected (M.protected): the scenario file (arg[0])
+-- is loaded and called; inside it this function parses for real and the script goes on. When the
+-- protected run returns, its staged files are committed (or discarded after an error) and the
 -- process exits, so the unprotected first pass never gets past this call.
 function M:parse(argv)
-  local caller = debug.getinfo(2, "S").source
-  if not M.protecting and arg and arg[0] and caller == "@" .. arg[0] then -- the main script only
-    M.protecting = true
+  if M.is_main(2) then -- the main script only
     local chunk, lerr = loadfile(arg[0])
     if not chunk then die(self.id, "cannot reload " .. tostring(arg[0]) .. ": " .. tostring(lerr)) end
-    -- Every exit of the script discards the staging folder (a scenario's own one-line refusals
-    -- call os.exit directly): the output directory is left as it was.
-    local real_exit = os.exit
-    os.exit = function(code, close)
-      local cur = M.current
-      if cur and cur.stage then cur:discard() end
-      return real_exit(code, close)
-    end
-    local ok, err = xpcall(function() return chunk(unpack(arg)) end,
-                           function(m) return { msg = m, tb = debug.traceback() } end)
-    local sc = M.current
-    if ok and sc and sc.stage then
-      ok, err = xpcall(function() sc:commit() end, function(m) return { msg = m, tb = debug.traceback() } end)
-    end
-    if ok then
-      real_exit(0, true) -- close the Lua state: finalizers run (KZ_PROFILE writes its totals)
-    end
-    if sc then sc:discard() end
-    real_exit(report(sc and sc.id or self.id, err), true)
+    M.protected(function() return chunk(unpack(arg)) end, { id = self.id })
   end
   argv = argv or {}
   local P, given = { out = "paper", quick = false, force = false }, {}

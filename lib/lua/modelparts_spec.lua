@@ -13,7 +13,7 @@ local P = {}
 -- The spec's top-level keys; a key one or two edits away from one of them is refused as a
 -- misspelling, other keys are left to the user.
 local KNOWN = { "name", "nq", "dim", "params", "even_in_theta", "lua", "c", "values", "q0", "v0", "p0", "y0", "T",
-                "period", "constraints", "slow", "vmi", "description", "derived", "helpers" }
+                "period", "constraints", "slow", "vmi", "description", "derived", "helpers", "atlas" }
 local known = {}
 for _, k in ipairs(KNOWN) do known[k] = true end
 

@@ -69,6 +69,8 @@
 --   helpers        Lua functions of the model attached to it: helpers = { <name> = function(p, ...) },
 --                  p the parameter struct: m.<name>(...) calls it (a potential, an energy, a
 --                  state from other coordinates)
+--   atlas          honoured in the papers' model files lib/models/ only: the problem whose paper atlas
+--                  `kapitza atlas` runs (lib/experiment/atlas_run.lua); elsewhere ignored, with a note
 --   description    free text; other unknown top-level keys are left alone, except one or two
 --                  letters away from a known key (refused as a misspelling)
 --

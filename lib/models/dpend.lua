@@ -38,7 +38,7 @@ local function state(p, ang)
 end
 
 return {
-  name = "dpend", nq = 4, params = params, even_in_theta = true,
+  name = "dpend", atlas = "dpend", nq = 4, params = params, even_in_theta = true,
   description = "Calvo & Sanz-Serna (4.3): the vibrated double pendulum with rigid rods, Cartesian",
   values = values,
   q0 = function(p)

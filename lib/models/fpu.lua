@@ -14,7 +14,7 @@
 -- built-in does: vmi.accumulate), so that the models built from this file give the same numbers
 -- to the last bit.
 return {
-  name = "fpu", params = { "l", "omega" },
+  name = "fpu", atlas = "fpu", params = { "l", "omega" },
   description = "Fermi-Pasta-Ulam (Ober-Bloebaum et al. Sec. 6; HLW I.5.1): slow soft cubic springs, stiff linear ones",
   values = { l = 3, omega = 50 },
   vmi = { ns = "l", nf = "l", mass_s = 1, mass_f = 1, accumulate = true },

@@ -18,7 +18,7 @@
 -- bit, and names a refusal's cause as it does (kz_refuse; the time recorded is the flow's start,
 -- where kz_kepler.c's exact flow records its length).
 return {
-  name = "kepler", dim = 4, params = { "eps" }, period = 2 * math.pi,
+  name = "kepler", atlas = "kepler", dim = 4, params = { "eps" }, period = 2 * math.pi,
   description = "perturbed Kepler (19) of Calvo, Chartier, Murua & Sanz-Serna, in the fictitious time tau",
   values = { eps = 2 ^ -12 },
   y0 = { 1, 0, 0, 1 }, T = function(p) return p.eps > 0 and math.pi / 8 / p.eps or 2 * math.pi end, -- eps = 0: one period

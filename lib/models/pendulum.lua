@@ -11,7 +11,7 @@
 -- operation (lib/models/kz_models_f.h's kz_pendulum_f and kz_pendulum_lift), so that lib/lua/models.lua's
 -- models.pendulum, built from this file, gives the same numbers to the last bit.
 return {
-  name = "pendulum", nq = 1, params = { "l", "g", "vmax", "omega", "theta0" }, even_in_theta = true,
+  name = "pendulum", atlas = "pendulum", nq = 1, params = { "l", "g", "vmax", "omega", "theta0" }, even_in_theta = true,
   description = "Calvo & Sanz-Serna (2.2): the vibrated inverted pendulum",
   values = { l = 0.2, g = 9.8, vmax = 4, omega = 200, theta0 = 0 },
   q0 = { 0.5 }, v0 = { 0 }, T = 1,

@@ -51,7 +51,7 @@ local function initial_state(p, o)
 end
 
 return {
-  name = "ring", params = { "mass", "eps", "omega1", "omega2", "g", "g_sign" },
+  name = "ring", atlas = "ring", params = { "mass", "eps", "omega1", "omega2", "g", "g_sign" },
   description = "the spring ring of Ober-Bloebaum et al. Sec. 6: quartic ring springs, slow and stiff anchors",
   values = { mass = 2, eps = 5, omega1 = 2, omega2 = 4000, g = 9.81, g_sign = 1 },
   vmi = { ns = 9, nf = 9, mass_s = "mass", mass_f = "mass", accumulate = true },

@@ -16,7 +16,7 @@
 -- kz_ste_recon, kz_ste_phase), so that lib/lua/models.lua's models.ste, built from this file, gives
 -- the same numbers to the last bit.
 return {
-  name = "ste", nq = 1, params = { "eps", "g", "l", "omega" },
+  name = "ste", atlas = "ste", nq = 1, params = { "eps", "g", "l", "omega" },
   description = "Sharp, Tsai & Engquist (1.1): the inverted pendulum forced with period eps",
   values = { eps = 1e-6, g = 0.1, l = 0.05 },
   derived = { omega = function(v) return 2 * math.pi / v.eps end },

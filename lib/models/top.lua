@@ -54,7 +54,7 @@ end
 local function at(x, i) if type(x) == "table" then return x[i + 1] end return x[i] end
 
 return {
-  name = "top", dim = 6,
+  name = "top", atlas = "top", dim = 6,
   params = { "M", "g", "l", "I1", "I2", "I3", "forcing", "amp", "nu", "avg", "omega", "spin", "Pi1", "tilt" },
   description = "Fredbo's heavy Lagrange top (23)/(31), with the vibrations (38) and (41)",
   values = { M = 5, g = 9.81, l = 0.75, I1 = 3.12, I2 = 3.12, I3 = 0.24, forcing = FREE, amp = 0, nu = 0, avg = CORRECTED,

@@ -9,7 +9,7 @@
 -- compute what lib/models/kz_vdp.c computes, operation for operation (lib/lua/models.lua's models.vdp is
 -- built from this file, with the same numbers to the last bit).
 return {
-  name = "vdp", dim = 2, params = { "eps" }, period = 2 * math.pi,
+  name = "vdp", atlas = "vdp", dim = 2, params = { "eps" }, period = 2 * math.pi,
   description = "van der Pol (17) of Calvo, Chartier, Murua & Sanz-Serna, in the fast time tau",
   values = { eps = 2 ^ -9 },
   y0 = { 0.5, 0.5 }, T = function(p) return p.eps > 0 and 32 * math.pi / p.eps or 2 * math.pi end, -- eps = 0: one period

@@ -46,6 +46,7 @@ local S = require "scenario"
 local F = require "files"
 local Cmp = require "compare"
 local Pool = require "pool"
+local SE = require "sweep_ensemble"
 
 local function oneline(s) return (tostring(s):gsub("%c", "?")) end
 local function die(msg) io.stderr:write("sweep: " .. oneline(msg) .. "\n"); os.exit(2) end
@@ -105,6 +106,10 @@ local function check_point(script, argv)
   local ok, e = pcall(chunk, unpack(argv))
   arg, os.exit, io.stderr, S.open_stage, package.path = saved.arg, saved.exit, saved.stderr, saved.open_stage, saved.path
   if not ok and type(e) == "table" and e.parsed then return e.parsed end
+  if ok and type(e) == "table" and type(e.name) == "string" and (e.c ~= nil or e.lua ~= nil) then
+    return nil, "is a model file, not a scenario: sweep it with `sweep.lua ensemble " .. script ..
+                " DIR --over key=v1,v2 ...` (one ensemble call)", true
+  end
   local msg = table.concat(said):match("^[^\n]*")
   if msg == "" then
     if ok then msg = "the scenario did not read its parameters (no sc:parse)"
@@ -137,16 +142,7 @@ local function emit()
       local k, v = (arg[i + 1] or ""):match("^([%w_]+)=(.*)$")
       if not k then die("--over needs key=v1,v2,... (got '" .. tostring(arg[i + 1]) .. "')") end
       key_once(k)
-      local vals, seen = {}, {}
-      for x in (v .. ","):gmatch("([^,]*),") do
-        value_ok(k, x)
-        local num = S.number(x)
-        local norm = num and ("n" .. string.format("%.17g", num)) or ("s" .. x)
-        if seen[norm] then die(string.format("--over %s: the value '%s' is given twice (as '%s')", k, x, seen[norm])) end
-        seen[norm] = x
-        vals[#vals + 1] = x
-      end
-      over[#over + 1] = { key = k, values = vals }
+      over[#over + 1] = { key = k, values = SE.over_values(k, v, die) }
       i = i + 2
     elseif a == "--quick" or a == "--force" then
       if flags[a] then die(a .. " is given twice") end
@@ -165,18 +161,9 @@ local function emit()
   if #over == 0 then die("nothing to sweep: give at least one --over key=v1,v2,...") end
   for _, f in ipairs { "--quick", "--force" } do if flags[f] then fixed[#fixed + 1] = f end end
   -- the product, first key outermost
-  local points = { {} }
-  for _, o in ipairs(over) do
-    local nxt = {}
-    for _, p in ipairs(points) do
-      for _, v in ipairs(o.values) do
-        local c = {}
-        for k, x in ipairs(p) do c[k] = x end
-        c[#c + 1] = o.key .. "=" .. v
-        nxt[#nxt + 1] = c
-      end
-    end
-    points = nxt
+  local points = SE.product(over)
+  for _, p in ipairs(points) do
+    for j, v in ipairs(p) do p[j] = over[j].key .. "=" .. v end
   end
   -- every point through the scenario's parser before anything is written
   local sid
@@ -184,7 +171,8 @@ local function emit()
     local argv = {}
     for _, a in ipairs(p) do argv[#argv + 1] = a end
     for _, a in ipairs(fixed) do argv[#argv + 1] = a end
-    local sc, err = check_point(script, argv)
+    local sc, err, model = check_point(script, argv)
+    if model then die(id .. " " .. err) end
     if not sc then die(string.format("point %s (%s): %s", shard_name(n), table.concat(p, " "), err)) end
     sid = sid or sc.id
   end
@@ -417,4 +405,5 @@ local verb = arg[1]
 if verb == "emit" then emit()
 elseif verb == "run" then run()
 elseif verb == "merge" then merge()
-else die("usage: sweep.lua emit|run|merge ... (see the comment at the top of scripts/sweep.lua)") end
+elseif verb == "ensemble" then SE.main({ select(2, unpack(arg)) }, die, abs)
+else die("usage: sweep.lua emit|run|merge|ensemble ... (see the comment at the top of scripts/sweep.lua)") end

@@ -157,8 +157,16 @@ local function parse(args, die)
   if #c.over == 0 then die("nothing to sweep: give at least one --over key=v1,v2,...") end
   c.method = c.method or "rk4"
   if not METHOD_KNOBS[c.method] then
-    local ok, err = pcall(kz.stepper, c.method)
-    if not ok then die("method '" .. c.method .. "': " .. tostring(err):gsub("^.-unknown stepper", "unknown stepper") .. ", hmm or sam") end
+    local T, ok = kz.steppers[c.method], {}
+    for _, name in ipairs(kz.steppers.names) do
+      local n = kz.steppers[name].needs
+      if n == kz.C.KZ_NEEDS_RHS or n == kz.C.KZ_NEEDS_ACCEL then ok[#ok + 1] = name end
+    end
+    if not T or c.method == "names" or not (T.needs == kz.C.KZ_NEEDS_RHS or T.needs == kz.C.KZ_NEEDS_ACCEL) then
+      die(string.format("method '%s': an ensemble runs hmm, sam or an explicit stepper on the force alone (%s)",
+                        c.method, table.concat(ok, ", ")))
+    end
+    c.accel_only = T.needs == kz.C.KZ_NEEDS_ACCEL
   end
   local mine = knobs_of(c.method)
   for k in pairs(c.knobs) do
@@ -281,6 +289,7 @@ local function state_names(nq, dim)
   return t
 end
 
+local BOUND = 1e100 -- kz_ens's default bound on |state| and |force|
 local STATUS = { [0] = "ok", [1] = "failed:start", [2] = "failed:bound" }
 
 -- The shared period of the points for the HMM and SAM.
@@ -313,7 +322,7 @@ local function run_ensemble(c, pts, spec, nq, dim, x, threads, die)
     end
   end
   local ok, e = pcall(ens.user, spec, values)
-  if not ok then die(e) end
+  if not ok then die((tostring(e):gsub("^[^:\n]*%.lua:%d+: ", ""))) end
   -- the initial states, component by component: a number when shared, else a list over members
   local comp = {}
   for i = 1, dim do
@@ -337,14 +346,14 @@ local function run_ensemble(c, pts, spec, nq, dim, x, threads, die)
       if not e.phase then
         error("method=hmm needs one fast phase shared by every member (a fast-forced model, and omega and theta0 not swept)", 0)
       end
-      local period = shared_period(c, pts, die)
+      local period = x.period
       local o = { preset = "ste", macro = "V", micro = "rk4", kernel = "uniform", eta = period, h = period / x.n,
                   H = T / x.N, T = T, Q0 = init.q0, P0 = init.v0, threads = threads }
       local Q, P
       Q, P, failed, counts = ens.hmm(e, o)
       cols = nq == 1 and { Q[#Q], P[#P] } or Q[#Q]
     elseif c.method == "sam" then
-      local period = shared_period(c, pts, die)
+      local period = x.period
       local ys
       ys, failed, counts = ens.sam(e, { micro = "rk4", macro = "rk4", n = x.n, period = period, H = T / x.N,
                                         tout = { T }, q0 = init.q0, v0 = init.v0, y0 = init.y0, threads = threads })
@@ -356,7 +365,7 @@ local function run_ensemble(c, pts, spec, nq, dim, x, threads, die)
       cols = nq == 1 and { a, b } or a
     end
   end)
-  if not okr then die(err) end
+  if not okr then die((tostring(err):gsub("^[^:\n]*%.lua:%d+: ", ""))) end
   local rows, status, evals = {}, {}, {}
   for m = 1, Mn do
     local r = {}
@@ -369,10 +378,11 @@ end
 -- The scalar path (Lua functions): every point its own run of the scalar API, in point order.
 local function run_scalar(c, pts, nq, dim, x, die)
   local hmm, sam = require "hmm", require "sam"
-  local period = (c.method == "hmm" or c.method == "sam") and shared_period(c, pts, die)
+  local period = x.period
   local rows, status, evals = {}, {}, {}
   for m, pt in ipairs(pts) do
     local mf, y0, T = pt.mf, pt.y0, pt.mf.T
+    kz.last_failure = nil
     local ok, y, cnt = pcall(function()
       if c.method == "hmm" then
         local Q, P, cn = hmm.run(mf.model, { preset = "ste", macro = "V", micro = "rk4", kernel = "uniform", eta = period,
@@ -389,15 +399,28 @@ local function run_scalar(c, pts, nq, dim, x, die)
       end
       return kz.run(mf.model.sys, c.method, 0, x.h, x.n, y0)
     end)
+    local start = true
+    for i = 1, dim do start = start and math.abs(y0[i]) <= BOUND end
     if ok then
+      -- the ensemble's statuses: a state beyond its bound (or not finite) at the start or the end
       local fine = true
-      for i = 1, dim do fine = fine and y[i] == y[i] and math.abs(y[i]) < math.huge end
-      rows[m], status[m], evals[m] = y, fine and "ok" or "failed:bound", cnt.force_evals
+      for i = 1, dim do fine = fine and math.abs(y[i]) <= BOUND end
+      if not (fine and start) then
+        y = {}
+        for i = 1, dim do y[i] = 0 / 0 end
+      end
+      rows[m], status[m], evals[m] = y, not start and "failed:start" or fine and "ok" or "failed:bound", cnt.force_evals
     else
+      -- a run that left the finite range is this point's failure (as an ensemble member's); any
+      -- other (a grid that does not divide, a model function's error) stops the sweep
+      local lf = kz.last_failure
+      local code = lf and lf.status
+      if not (code == kz.C.KZ_ENONFINITE or code == kz.C.KZ_EDIVERGED) then
+        die(string.format("point %d: %s", m, (tostring(y):gsub("^[^:\n]*%.lua:%d+: ", ""))))
+      end
       local r = {}
       for i = 1, dim do r[i] = 0 / 0 end
-      rows[m], status[m], evals[m] = r, "failed:error", 0
-      io.stderr:write(string.format("sweep: point %d failed: %s\n", m, tostring(y):gsub("\n.*", "")))
+      rows[m], status[m], evals[m] = r, "failed:bound", cnt and cnt.force_evals or 0
     end
     if m % 50 == 0 or m == #pts then io.stderr:write(string.format("sweep: %d of %d points\n", m, #pts)) end
   end
@@ -409,19 +432,29 @@ end
 function M.main(args, die, abs)
   local c = parse(args, die)
   local points = M.product(c.over)
-  io.stderr:write(string.format("sweep: %d points; loading %s at each\n", #points, c.path))
   local pts, spec, nq, dim, how = load_points(c, points, die)
   local T = pts[1].mf.T
   local x = knob_values(c, T, die)
+  if c.accel_only and nq == 0 then die(string.format("method %s needs the second-order form (nq, accel); the model is first-order", c.method)) end
+  if c.method == "hmm" then
+    local vib = pts[1].mf.model.vib
+    if not vib or nq == 0 then die("method=hmm needs a fast-forced model in second-order form (a parameter omega, nq, accel)") end
+    for _, o in ipairs(c.over) do
+      if o.key == "omega" or o.key == "theta0" then
+        die(string.format("method=hmm: '%s' cannot be swept: every member of one call shares the fast phase omega t + theta0", o.key))
+      end
+    end
+  end
+  if c.method == "hmm" or c.method == "sam" then x.period = shared_period(c, pts, die) end
   local threads = c.threads or require("pool").cores()
   local t0 = require("timing").now()
   local rows, status, evals, width
   local kv = {}
   for _, k in ipairs { "N", "n", "h" } do if x[k] then kv[#kv + 1] = k .. "=" .. short(x[k]) end end
   if how == "c" then
-    io.stderr:write(string.format("sweep: one ensemble call, %d members, method %s (%s), %d thread%s\n", #pts,
-                                  c.method, table.concat(kv, " "), threads, threads == 1 and "" or "s"))
     rows, status, evals, width = run_ensemble(c, pts, spec, nq, dim, x, threads, die)
+    io.stderr:write(string.format("sweep: one ensemble call, %d members, method %s (%s), vector width %d, %d thread%s\n", #pts,
+                                  c.method, table.concat(kv, " "), width, threads, threads == 1 and "" or "s"))
   else
     io.stderr:write(string.format("sweep: the model runs its Lua functions (%s), which do not vectorise: its %d points run one by one through the scalar API\n",
                                   c.lua and "--lua" or "no C source", #pts))
@@ -441,7 +474,7 @@ function M.main(args, die, abs)
                          or c.method == "sam" and " (SAM: RK4 macro and micro steps)" or "", #pts, table.concat(grid, " x "))
   L[3] = how == "c" and string.format("# one ensemble call: vector width %d doubles, %d thread%s", width, threads, threads == 1 and "" or "s")
            or "# member by member (the model's Lua functions do not vectorise): vector width 1, 1 thread"
-  L[4] = "# status: ok, failed:start (initial state not finite), failed:bound (left the finite range: state nan), failed:error; evaluations: force evaluations per member"
+  L[4] = "# status: ok, failed:start (initial state not finite or beyond 1e100), failed:bound (left that range: state nan); evaluations: force evaluations per member"
   local head = {}
   for _, o in ipairs(c.over) do head[#head + 1] = o.key end
   for _, s in ipairs(state_names(nq, dim)) do head[#head + 1] = s end

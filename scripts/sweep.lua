@@ -149,23 +149,13 @@ local function emit()
   end
   local script, cmdscript = resolve(id)
   dir = abs(dir)
-  local over, fixed, flags, given = {}, {}, {}, {}
-  local function value_ok(k, v)
-    if v == "" then die(string.format("key '%s': empty value", k)) end
-    if v:find("%c") then die(string.format("key '%s': a control character in the value", k)) end
-  end
-  local function key_once(k)
-    if given[k] then die(string.format("key '%s' is given twice", k)) end
-    given[k] = true
-  end
+  local over, fixed, flags = {}, {}, {}
+  local key_once, read_over = SE.readers(die)
   local i = 4
   while arg[i] do
     local a = arg[i]
     if a == "--over" then
-      local k, v = (arg[i + 1] or ""):match("^([%w_]+)=(.*)$")
-      if not k then die("--over needs key=v1,v2,... (got '" .. tostring(arg[i + 1]) .. "')") end
-      key_once(k)
-      over[#over + 1] = { key = k, values = SE.over_values(k, v, die) }
+      over[#over + 1] = read_over(arg, i)
       i = i + 2
     elseif a == "--quick" or a == "--force" then
       if flags[a] then die(a .. " is given twice") end
@@ -174,7 +164,7 @@ local function emit()
     elseif a:match("^[%w_]+=") then
       local k, v = a:match("^([%w_]+)=(.*)$")
       key_once(k)
-      value_ok(k, v)
+      SE.value_ok(k, v, die)
       fixed[#fixed + 1] = a
       i = i + 1
     else

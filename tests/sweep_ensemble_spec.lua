@@ -13,6 +13,7 @@ local kz = require "kapitza"
 local MF = require "modelfile"
 local hmm = require "hmm"
 local sam = require "sam"
+local S = require "scenario"
 
 local MODEL = U.root .. "/tests/models/pend2.lua"
 local TOL = 1e-12
@@ -24,23 +25,10 @@ local function sweep(dir, args)
   return U.run(string.format("luajit scripts/sweep.lua ensemble %s %s %s", q(MODEL), q(dir), args))
 end
 
--- The rows of the TSV: header names and rows as tables by column name.
+-- The header, the rows (by column name) and the comment lines of the TSV.
 local function table_of(path)
-  local text = assert(F.read(path), path .. " not written")
-  local head, rows, comments = nil, {}, {}
-  for line in text:gmatch("[^\n]+") do
-    if line:sub(1, 1) == "#" then comments[#comments + 1] = line
-    else
-      local cells = {}
-      for c in (line .. "\t"):gmatch("([^\t]*)\t") do cells[#cells + 1] = c end
-      if not head then head = cells
-      else
-        local r = {}
-        for i, h in ipairs(head) do r[h] = cells[i] end
-        rows[#rows + 1] = r
-      end
-    end
-  end
+  local rows, head, comments = S.read_table(path)
+  assert(rows, path .. " not written")
   return head, rows, table.concat(comments, "\n")
 end
 

@@ -42,13 +42,18 @@ local function short(x)
   return num(x)
 end
 
---- The values of `--over key=v1,v2,...` (strings): none empty, no control character, none given
--- twice (numerically, when they are numbers); die(msg) otherwise.
+--- A value of key k on the command line: not empty, no control character; die(msg) otherwise.
+function M.value_ok(k, v, die)
+  if v == "" then die(string.format("key '%s': empty value", k)) end
+  if v:find("%c") then die(string.format("key '%s': a control character in the value", k)) end
+end
+
+--- The values of `--over key=v1,v2,...` (strings): each M.value_ok, none given twice
+-- (numerically, when they are numbers); die(msg) otherwise.
 function M.over_values(k, v, die)
   local vals, seen = {}, {}
   for x in (v .. ","):gmatch("([^,]*),") do
-    if x == "" then die(string.format("key '%s': empty value", k)) end
-    if x:find("%c") then die(string.format("key '%s': a control character in the value", k)) end
+    M.value_ok(k, x, die)
     local n = S.number(x)
     local norm = n and ("n" .. num(n)) or ("s" .. x)
     if seen[norm] then die(string.format("--over %s: the value '%s' is given twice (as '%s')", k, x, seen[norm])) end
@@ -56,6 +61,23 @@ function M.over_values(k, v, die)
     vals[#vals + 1] = x
   end
   return vals
+end
+
+--- What emit and ensemble share in reading their arguments: once(k) (a key given twice dies)
+-- and over(args, i), the `--over key=v1,v2,...` at args[i], args[i + 1] as { key, values }.
+function M.readers(die)
+  local given = {}
+  local function once(k)
+    if given[k] then die(string.format("key '%s' is given twice", k)) end
+    given[k] = true
+  end
+  local function over(args, i)
+    local k, v = (args[i + 1] or ""):match("^([%w_]+)=(.*)$")
+    if not k then die("--over needs key=v1,v2,... (got '" .. tostring(args[i + 1]) .. "')") end
+    once(k)
+    return { key = k, values = M.over_values(k, v, die) }
+  end
+  return once, over
 end
 
 --- The product of the --over lists ({ key, values }), the first outermost: a list of points, each
@@ -119,19 +141,12 @@ local function parse(args, die)
   local path, dir = args[1], args[2]
   if not path or not dir or path:match("^%-") or dir:match("^%-") or path:match("=") or dir:match("=") then die(usage) end
   local c = { path = path, dir = dir, over = {}, fixed = {}, knobs = {}, lua = false }
-  local given = {}
-  local function once(k)
-    if given[k] then die(string.format("key '%s' is given twice", k)) end
-    given[k] = true
-  end
+  local once, over = M.readers(die)
   local i = 3
   while args[i] do
     local a = args[i]
     if a == "--over" then
-      local k, v = (args[i + 1] or ""):match("^([%w_]+)=(.*)$")
-      if not k then die("--over needs key=v1,v2,... (got '" .. tostring(args[i + 1]) .. "')") end
-      once(k)
-      c.over[#c.over + 1] = { key = k, values = M.over_values(k, v, die) }
+      c.over[#c.over + 1] = over(args, i)
       i = i + 2
     elseif a == "--lua" then
       if c.lua then die("--lua is given twice") end
@@ -144,8 +159,7 @@ local function parse(args, die)
     elseif a:match("^[%a_][%w_]*=") then
       local k, v = a:match("^([%a_][%w_]*)=(.*)$")
       once(k)
-      if v == "" then die(string.format("key '%s': empty value", k)) end
-      if v:find("%c") then die(string.format("key '%s': a control character in the value", k)) end
+      M.value_ok(k, v, die)
       if k == "method" then c.method = v
       elseif KNOBS[k] then c.knobs[k] = v
       else c.fixed[#c.fixed + 1] = { key = k, value = v } end

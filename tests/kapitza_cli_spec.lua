@@ -59,7 +59,7 @@ describe("kapitza: the command line", function()
       { "solve " .. q(MODEL) .. " method=rk4", "method rk4 needs n=" },
       { "solve " .. q(MODEL) .. " method=rk4 n=8 N=3", "has no knob 'N'" },
       { "run /nonexistent.lua", "cannot open" },
-      { "sweep", "give emit, run or merge" },
+      { "sweep", "give emit, run, merge or ensemble" },
     }
     for _, c in ipairs(cases) do
       local st, out, err = kz(c[1])
@@ -376,7 +376,7 @@ describe("paper/own-model.md", function()
     for _, b in ipairs(blocks(U.root .. "/paper/own-model.md")) do all[#all + 1] = b.text end
     local s = table.concat(all)
     for _, w in ipairs { "kapitza check", "method=rk4", "method=HMM", "method=SAM", "forced_pendulum2d_constrained",
-                         "kapitza atlas", "kapitza sweep emit", "kapitza run" } do
+                         "kapitza atlas", "kapitza sweep emit", "kapitza sweep ensemble", "kapitza run" } do
       assert.truthy(s:find(w, 1, true), w)
     end
   end)

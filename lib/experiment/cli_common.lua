@@ -20,6 +20,7 @@ usage: kapitza VERB ... (kapitza VERB --help for each)
                                                        CPU seconds, the cheapest configuration per tolerance
                                                        (lib/models/<name>.lua: the paper's atlas)
   sweep emit|run|merge ...                             a sweep as independent commands (scripts/sweep.lua)
+  sweep ensemble MODEL.lua DIR --over key=v1,v2 ...    a model's grid as one ensemble call
 A model file is a Lua file returning a model spec (lib/lua/usermodel.lua, lib/experiment/modelfile.lua);
 paper/own-model.md takes one through every verb.]],
   run = [[
@@ -71,9 +72,20 @@ lib/models/pendulum.lua --help lists them. A copy elsewhere gets the atlas above
 usage: kapitza sweep emit SCENARIO DIR --over key=v1,v2 ... [key=value ...]
        kapitza sweep run DIR [-j N]
        kapitza sweep merge DIR
-A sweep as independent commands, one per point (scripts/sweep.lua, whose header says more):
-emit writes DIR/commands.txt, run runs it here (GNU parallel or xargs -P), merge joins the
-shards' data and tables.]],
+       kapitza sweep ensemble MODEL.lua DIR --over key=v1,v2 ... [method=NAME] [knobs] [key=value ...]
+                              [--lua] [--threads N]
+A sweep of a scenario as independent commands, one per point (scripts/sweep.lua, whose header
+says more): emit writes DIR/commands.txt, run runs it here (GNU parallel or the built-in
+runner), merge joins the shards' data and tables.
+ensemble runs the grid of a model file (the product of the --over lists, the first outermost,
+over its parameters and initial state: q0, v0 for one degree of freedom, q0_<i>, v0_<i>, y0_<i>
+for more) as ONE ensemble call, vectorised and split over --threads (default: the cores), and
+writes DIR/data/sweep-<model>.tsv: per point the swept values, the state at T, status, evaluations.
+  method=rk4 (or euler, symeuler, verlet, leapfrog, dp5, ve)  n=steps to T, or h=step
+  method=hmm   N macro steps (H = T/N), n micro-steps per fast period (HMM-V; omega not swept)
+  method=sam   N RK4 macro steps, n RK4 micro-steps per fast period (one fast period for all)
+Other keys are the model's (parameters, T, q0, v0, y0). A model run with its Lua functions
+(--lua, or no C source) does not vectorise: its points run one by one, said on stderr.]],
 }
 
 local function help_wanted(argv, i)

@@ -94,7 +94,9 @@ end
 --- Load the model file at `path` with overrides (a list of "key=value" strings, or a table key ->
 -- value string); o.how = "c" | "lua" chooses the functions (default: C when the spec has them);
 -- o.library = true for the papers' model files (lib/models/): built as lib/lua/models.lua builds
--- them (no trial calls in a child process; model.library = path).
+-- them (no trial calls in a child process; model.library = path). o.probe = false skips the
+-- trial calls too; o.build = false builds no model at all: mf.model is usermodel.data's table
+-- (values, y0, T, period, omega), what the points of a sweep need once the first point is built.
 -- The file's data (values, q0/v0/p0 or y0, T, period: numbers, or functions of the parameters,
 -- lib/lua/usermodel.lua) are resolved by the model at the overridden parameter values; then the
 -- state and T overrides apply. Returns { path, name, spec, model, values (with the derived
@@ -159,7 +161,9 @@ function M.load(path, overrides, o)
   local how = o.how or (spec.c ~= nil and "c" or "lua")
   if how == "c" and spec.c == nil then fail(path, "the model has no C functions (spec.c); use the Lua ones") end
   if how == "lua" and spec.lua == nil then fail(path, "the model has no Lua functions (spec.lua); use the C ones") end
-  local ok, model = pcall(um.model, spec, values, how, o.library and { probe = false } or nil)
+  local ok, model
+  if o.build == false then ok, model = pcall(um.data, spec, values) -- the data alone (a sweep's points)
+  else ok, model = pcall(um.model, spec, values, how, (o.library or o.probe == false) and { probe = false } or nil) end
   if not ok then error(tostring(model):gsub("\n.*", ""), 0) end
   if o.library then model.library = path end
   -- the initial state: the file's (model.y0), then the overrides

@@ -226,8 +226,10 @@ function M.run(e, o)
 end
 
 --- The HMM (lib/lua/hmm.lua's options: preset, macro, micro, kernel, phase, recon, H, T, eta, h) on
--- the phase form from Q0/P0 (numbers or lists). Returns Q[n + 1], P[n + 1] (lists over members
--- at t_n = n H; one degree of freedom), the flags and the counts per member.
+-- the phase form from Q0/P0 (numbers or lists; with nq > 1 degrees of freedom, lists of nq
+-- entries, each a number or a list over the members). Returns Q[n + 1], P[n + 1] (lists over
+-- members at t_n = n H) for one degree of freedom; with more, Y[n + 1] (the 2 nq component lists
+-- of the macro state (Q, P) at t_n) and nil; then the flags and the counts per member.
 function M.hmm(e, o)
   if not e.phase then fail(e.kind .. ": the HMM needs one shared phase (the same omega and theta0, or eps, for every member)") end
   local hmm = require "hmm"
@@ -245,8 +247,9 @@ function M.hmm(e, o)
   local Q, P = {}, {}
   for n = 0, N do
     local cols = unpack_row(e, out, n * e.M * e.dim)
-    Q[n + 1], P[n + 1] = cols[1], cols[2]
+    if e.nq == 1 then Q[n + 1], P[n + 1] = cols[1], cols[2] else Q[n + 1] = cols end
   end
+  if e.nq ~= 1 then return Q, nil, flags(e, f), kz.counts(r) end
   return Q, P, flags(e, f), kz.counts(r)
 end
 

@@ -584,6 +584,20 @@ function M.model(spec, values, how, o)
   return m
 end
 
+--- The file's data at these values without building the model (the points of a sweep, which
+-- one ensemble call runs): { values (with the derived parameters), y0, T, period, omega } as
+-- M.model would give them (m.values, m.y0, m.T, m.period, m.omega), the same checks.
+function M.data(spec, values)
+  spec = sized(spec, values)
+  local L = layout(spec)
+  local P, v = new_par(spec, L, pspec.values(spec, values))
+  local d = { values = v, y0 = pspec.initial_state(spec, L, bad, P) }
+  if L.vibrated then d.omega, d.period = P.omega, 2 * math.pi / P.omega end
+  if spec.T ~= nil then d.T = pspec.resolve(spec, bad, spec.T, P, "T", nil, true) end
+  if spec.period ~= nil then d.period = pspec.resolve(spec, bad, spec.period, P, "period", nil, true) end
+  return d
+end
+
 --- For an ensemble of the C model of spec (lib/lua/ensemble.lua's ens.user): the compiled library
 -- (its kzu_ens_* wrappers), the layout { dim, nq, params, vibrated, force, ... } and a function
 -- par(values) -> the checked parameter struct of one member (defaults, theta0 = 0, derived

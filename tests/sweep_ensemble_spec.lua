@@ -1,0 +1,163 @@
+-- sweep_ensemble_spec.lua -- `scripts/sweep.lua ensemble` (lib/experiment/sweep_ensemble.lua): a 3 x 4
+-- grid of a small user C model (tests/models/pend2.lua, two degrees of freedom) run as one
+-- ensemble call; every row, in point order, equals the scalar run of the model file loaded with
+-- that point's overrides (kz.run, hmm.run, sam.sam), to 1e-12 relative (|a - b| / max(1, |b|):
+-- libmvec against libm along the run; measured here: 0 for rk4, 0 for HMM-V, 0 for SAM -- the
+-- model's sin and cos of the states take the same values member by member on this machine).
+-- The Lua functions (--lua) run member by member, said on stderr, into the same file. Bad input
+-- (an unknown key, an empty list, T or a knob swept, omega swept under the HMM) is one line on
+-- stderr, exit status 2, and nothing written; emit given a model file names `ensemble`.
+local U = require "testutil"
+local F = require "files"
+local kz = require "kapitza"
+local MF = require "modelfile"
+local hmm = require "hmm"
+local sam = require "sam"
+local S = require "scenario"
+
+local MODEL = U.root .. "/tests/models/pend2.lua"
+local TOL = 1e-12
+local T = "16*pi/1e3" -- 8 fast periods at omega = 1e3
+
+local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+
+local function sweep(dir, args)
+  return U.run(string.format("luajit scripts/sweep.lua ensemble %s %s %s", q(MODEL), q(dir), args))
+end
+
+-- The header, the rows (by column name) and the comment lines of the TSV.
+local function table_of(path)
+  local rows, head, comments = S.read_table(path)
+  assert(rows, path .. " not written")
+  return head, rows, table.concat(comments, "\n")
+end
+
+local worst = 0
+local function agree(a, b, what)
+  local d = math.abs(a - b) / math.max(1, math.abs(b))
+  worst = math.max(worst, d)
+  assert.is_true(d <= TOL, string.format("%s: sweep %.17g, scalar %.17g (rel %.2e)", what, a, b, d))
+end
+
+-- The scalar run at one point: the model file loaded with the point's overrides.
+local function scalar(method, ov, q0_1)
+  local mf = MF.load(MODEL, ov, { how = "c" })
+  local y0 = { unpack(mf.y0) }
+  if q0_1 then y0[1] = q0_1 end
+  if method == "rk4" then return kz.run(mf.model.sys, "rk4", 0, mf.T / 2000, 2000, y0) end
+  local P = mf.period
+  if method == "hmm" then
+    local Q, Pv, c = hmm.run(mf.model, { preset = "ste", macro = "V", micro = "rk4", kernel = "uniform", eta = P,
+                                         h = P / 16, H = mf.T / 4, T = mf.T, Y0 = y0, check_micro = false })
+    return { Q[#Q][1], Q[#Q][2], Pv[#Pv][1], Pv[#Pv][2] }, c
+  end
+  local ys, c = sam.sam(sam.micro(mf.model, "rk4"), { n = 16, period = P, y0 = y0, tout = { mf.T }, macro = "rk4", H = mf.T / 4 })
+  return ys[1], c
+end
+
+local function check(rows, method, point)
+  assert.are.equal(12, #rows)
+  for m, r in ipairs(rows) do
+    local ov, q0_1 = point(m, r)
+    local y, c = scalar(method, ov, q0_1)
+    assert.are.equal("ok", r.status)
+    assert.are.equal(c.force_evals, tonumber(r.evaluations))
+    for i, name in ipairs { "q1", "q2", "v1", "v2" } do
+      agree(tonumber(r[name]), y[i], string.format("%s point %d %s", method, m, name))
+    end
+  end
+end
+
+describe("sweep ensemble: a grid as one ensemble call", function()
+  local tmp
+  setup(function() tmp = U.tmpdir() end)
+  teardown(function()
+    U.rmdir(tmp)
+    print(string.format("\n  sweep ensemble: largest |sweep - scalar| / max(1, |scalar|) = %.2e", worst))
+  end)
+
+  it("rk4 over omega x q0_1 (point order: the first --over outermost): every row equals kz.run at that point", function()
+    local dir = tmp .. "/rk4"
+    local st, out, err = sweep(dir, "--over omega=1e3,2e3,4e3 --over q0_1=0.1,0.2,0.3,0.4 n=2000 T=" .. T .. " --threads 2")
+    assert.are.equal(0, st, err)
+    assert.are.equal("", out)
+    assert.matches("one ensemble call, 12 members, method rk4", err)
+    local head, rows, comments = table_of(dir .. "/data/sweep-pend2.tsv")
+    assert.are.same({ "omega", "q0_1", "q1", "q2", "v1", "v2", "status", "evaluations" }, head)
+    assert.matches("model pend2", comments)
+    assert.matches("one ensemble call: vector width %d doubles, 2 threads", comments)
+    local oms, qs = { 1e3, 2e3, 4e3 }, { 0.1, 0.2, 0.3, 0.4 }
+    check(rows, "rk4", function(m, r)
+      local om, q1 = oms[math.floor((m - 1) / 4) + 1], qs[(m - 1) % 4 + 1]
+      assert.are.equal(om, tonumber(r.omega))
+      assert.are.equal(q1, tonumber(r.q0_1))
+      return { "omega=" .. om, "T=" .. T }, q1
+    end)
+  end)
+
+  it("the HMM (HMM-V) and SAM over vmax x a component of the state: every row equals hmm.run / sam.sam", function()
+    local vms, qs, vs = { 3, 4, 5 }, { 0.1, 0.2, 0.3, 0.4 }, { -1, 0, 0.5, 1 }
+    local dir = tmp .. "/hmm"
+    local st, _, err = sweep(dir, "--over vmax=3,4,5 --over q0_1=0.1,0.2,0.3,0.4 method=hmm N=4 n=16 T=" .. T)
+    assert.are.equal(0, st, err)
+    local _, rows = table_of(dir .. "/data/sweep-pend2.tsv")
+    check(rows, "hmm", function(m) return { "vmax=" .. vms[math.floor((m - 1) / 4) + 1], "T=" .. T }, qs[(m - 1) % 4 + 1] end)
+    dir = tmp .. "/sam"
+    st, _, err = sweep(dir, "--over vmax=3,4,5 --over v0_2=-1,0,0.5,1 method=sam N=4 n=16 T=" .. T)
+    assert.are.equal(0, st, err)
+    _, rows = table_of(dir .. "/data/sweep-pend2.tsv")
+    check(rows, "sam", function(m)
+      local mf = MF.load(MODEL, {})
+      return { "vmax=" .. vms[math.floor((m - 1) / 4) + 1], "T=" .. T,
+               string.format("v0=%.17g,%.17g", mf.y0[3], vs[(m - 1) % 4 + 1]) }
+    end)
+  end)
+
+  it("--lua: the Lua functions run member by member (said on stderr), the same table", function()
+    local dir = tmp .. "/lua"
+    local st, _, err = sweep(dir, "--over vmax=3,4,5 --over q0_1=0.1,0.2,0.3,0.4 method=hmm N=4 n=16 --lua T=" .. T)
+    assert.are.equal(0, st, err)
+    assert.matches("Lua functions %(%-%-lua%), which do not vectorise: its 12 points run one by one", err)
+    local _, rows, comments = table_of(dir .. "/data/sweep-pend2.tsv")
+    assert.matches("member by member", comments)
+    local vms, qs = { 3, 4, 5 }, { 0.1, 0.2, 0.3, 0.4 }
+    check(rows, "hmm", function(m) return { "vmax=" .. vms[math.floor((m - 1) / 4) + 1], "T=" .. T }, qs[(m - 1) % 4 + 1] end)
+  end)
+
+  it("bad input: one line on stderr, exit 2, nothing written", function()
+    local cases = {
+      { "--over vmx=1,2 n=10", "unknown key 'vmx' (the model 'pend2' sweeps l, g, vmax, k, omega, theta0, q0_1..q0_2, v0_1..v0_2)" },
+      { "--over vmax= n=10", "key 'vmax': empty value" },
+      { "--over vmax=1,,2 n=10", "key 'vmax': empty value" },
+      { "n=10", "nothing to sweep" },
+      { "--over T=1,2 n=10", "T cannot be swept in one ensemble call" },
+      { "--over n=10,20", "'n' cannot be swept" },
+      { "--over vmax=1,2 N=3", "method rk4 has no knob 'N' (its knobs: n or h)" },
+      { "--over vmax=1,2 n=3 h=0.1", "give n=steps or h=step, not both" },
+      { "--over q0=0.1,0.2 n=3", "q0 has several components: sweep one as q0_1" },
+      { "--over q0_3=0.1,0.2 n=3", "unknown key 'q0_3'" },
+      { "--over vmax=1,2 method=shake n=3", "method 'shake': an ensemble runs hmm, sam or an explicit stepper" },
+      { "--over omega=1e3,2e3 method=hmm N=4 n=16", "method=hmm: 'omega' cannot be swept" },
+      { "--over omega=1e3,2e3 method=sam N=4 n=16", "the fast period differs between points" },
+      { "--over vmax=1,2 n=3 zz=1", "unknown key 'zz'" },
+      { "--over vmax=1,2 n=3 --threads 0", "--threads needs a whole number" },
+    }
+    for _, c in ipairs(cases) do
+      local dir = tmp .. "/never"
+      local st, out, err = sweep(dir, c[1])
+      assert.are.equal(2, st, c[1] .. ": " .. err)
+      assert.are.equal("", out)
+      assert.is_truthy(err:find(c[2], 1, true), c[1] .. ": " .. err)
+      assert.are.equal(1, select(2, err:gsub("\n", "")), c[1] .. ": " .. err)
+      assert.is_false(F.is_dir(dir), c[1] .. " wrote " .. dir)
+    end
+  end)
+
+  it("emit given a model file says to use ensemble", function()
+    local dir = tmp .. "/emit"
+    local st, _, err = U.run(string.format("luajit scripts/sweep.lua emit %s %s --over vmax=1,2", q(MODEL), q(dir)))
+    assert.are.equal(2, st)
+    assert.matches("is a model file, not a scenario: sweep it with `sweep.lua ensemble", err)
+    assert.is_false(F.is_dir(dir))
+  end)
+end)

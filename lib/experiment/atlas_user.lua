@@ -228,12 +228,9 @@ M.best_columns = { "tol", "by", "method", "params", "error", "evaluations", "sec
 
 local function g(x) return string.format("%.3g", x) end
 
---- Write data/atlas-<name>.tsv, tables/atlas-<name>-best.{tsv,md} and figures/atlas-<name>.svg
--- through the scenario object sc (staged, atomic). Returns the best rows.
-function M.write(sc, ctx, rows, methods, na, o)
-  o = o or {}
-  local mf = ctx.mf
-  local id = "atlas-" .. mf.name
+--- The words the outputs use for the model file mf: its parameter values ("l=0.2", ...), its
+-- initial state (strings) and what the error measures.
+function M.words(mf)
   local vals = {}
   for _, p in ipairs(mf.spec.params) do vals[#vals + 1] = string.format("%s=%.10g", p, mf.values[p] or 0) end
   local y0 = {}
@@ -241,12 +238,17 @@ function M.write(sc, ctx, rows, methods, na, o)
   local what = mf.vmi and "the Euclidean norm of the positions' error (q_s, q_f)(T) - (q_s, q_f)_ref(T)" or
                mf.nq > 0 and "the Euclidean norm of the positions' error q(T) - q_ref(T)" or
                "the Euclidean norm of the state's error y(T) - y_ref(T)"
-  local head = { string.format("kapitza atlas %s: model '%s' (%s functions), %s; y0 = (%s)", mf.path, mf.name, mf.how,
-                               table.concat(vals, " "), table.concat(y0, ", ")),
-                 ctx.note, "error: " .. what .. "; evaluations: force/field evaluations as each method counts them; " ..
-                 "seconds: CPU seconds of this run on this machine (median of interleaved repetitions)",
-                 "status: ok, diverged (non-finite error) or failed; front_evals/front_seconds: on the method's curve by that cost" }
-  -- a run without a finite error: '-' in its error (its status says why), so that a nan is a real one
+  return vals, y0, what
+end
+
+--- The header lines of the data file after the model's and the context's: what the columns mean.
+M.data_head = { "error: %s; evaluations: force/field evaluations as each method counts them; " ..
+                "seconds: CPU seconds of this run on this machine (median of interleaved repetitions)",
+                "status: ok, diverged (non-finite error) or failed; front_evals/front_seconds: on the method's curve by that cost" }
+
+--- The rows as written: a run without a finite error has '-' in its error (its status says
+-- why), so that a nan is a real one.
+function M.cells(rows)
   local out = {}
   for i, r in ipairs(rows) do
     if r.status ~= "ok" then
@@ -257,11 +259,14 @@ function M.write(sc, ctx, rows, methods, na, o)
     end
     out[i] = r
   end
-  sc:write_tsv("data/" .. id .. ".tsv", M.columns, out, head)
-  -- the best configuration at each tolerance, by evaluations and by seconds
+  return out
+end
+
+--- The cheapest configuration at each tolerance of tols, by evaluations and by seconds: the rows
+-- of the best table and the cells of its Markdown table.
+function M.best_rows(rows, tols)
   local best, body = {}, {}
-  local paste = "kapitza solve " .. mf.path .. (#mf.overrides > 0 and (" " .. table.concat(mf.overrides, " ")) or "")
-  for _, tol in ipairs(ctx.tol) do
+  for _, tol in ipairs(tols) do
     for _, key in ipairs { "evaluations", "seconds" } do
       local b = M.best(rows, tol, key)
       best[#best + 1] = { tol = tol, by = key, method = b and b.method or "-", params = b and b.params or "-",
@@ -270,53 +275,89 @@ function M.write(sc, ctx, rows, methods, na, o)
                           b and g(b.error) or "–", b and string.format("%d", b.evaluations) or "–", b and g(b.seconds) or "–" }
     end
   end
+  return best, body
+end
+
+--- The tolerances of ctx.tol the reference of ctx is not accurate enough for (as strings).
+function M.low_tols(ctx)
+  local low = {}
+  for _, tol in ipairs(ctx.tol) do if tol < 10 * ctx.ref_est then low[#low + 1] = g(tol) end end
+  return low
+end
+
+--- A method's ladder in words: "N,n = (40, 16), (40, 32)".
+function M.ladder_words(m)
+  local lad = {}
+  for i, x in ipairs(m.ladder) do lad[i] = type(x) == "table" and ("(" .. g(x[1]) .. ", " .. g(x[2]) .. ")") or g(x) end
+  return m.knob .. " = " .. table.concat(lad, ", ")
+end
+
+--- The Markdown of the methods not run (na: {name, family, reason}): a heading and a table; nil when none.
+function M.na_md(na)
+  if #na == 0 then return nil end
+  local t = {}
+  for _, n in ipairs(na) do t[#t + 1] = { n.name, n.family, n.reason } end
+  return "\nNot run on this model:\n", S.md_table({ "method", "family", "why" }, t)
+end
+
+--- The runs without a finite error, in words (where(r): a prefix naming the run's point, or nil).
+function M.failed_words(rows, where)
+  local failed = {}
+  for _, r in ipairs(rows) do
+    if r.status ~= "ok" then
+      failed[#failed + 1] = string.format("%s%s (%s%s)", where and where(r) or "", r.params, r.status, r.msg and (": " .. r.msg) or "")
+    end
+  end
+  if #failed == 0 then return nil end
+  return "\nRuns without a finite error (left out of the curves): " .. table.concat(failed, "; ") .. ".\n"
+end
+
+--- The methods with a finite run in rows (the figure's curves), in catalogue order, and their names.
+function M.plotted(methods, rows)
+  local plotted, keep, names = {}, {}, {}
+  for _, r in ipairs(rows) do if r.status == "ok" then plotted[r.method] = true end end
+  for _, m in ipairs(methods) do if plotted[m.name] then keep[#keep + 1] = m; names[#names + 1] = m.name end end
+  return keep, names
+end
+
+--- Write data/atlas-<name>.tsv, tables/atlas-<name>-best.{tsv,md} and figures/atlas-<name>.svg
+-- through the scenario object sc (staged, atomic). Returns the best rows.
+function M.write(sc, ctx, rows, methods, na)
+  local mf = ctx.mf
+  local id = "atlas-" .. mf.name
+  local vals, y0, what = M.words(mf)
+  local head = { string.format("kapitza atlas %s: model '%s' (%s functions), %s; y0 = (%s)", mf.path, mf.name, mf.how,
+                               table.concat(vals, " "), table.concat(y0, ", ")),
+                 ctx.note, string.format(M.data_head[1], what), M.data_head[2] }
+  sc:write_tsv("data/" .. id .. ".tsv", M.columns, M.cells(rows), head)
+  -- the best configuration at each tolerance, by evaluations and by seconds
+  local best, body = M.best_rows(rows, ctx.tol)
+  local paste = "kapitza solve " .. mf.path .. (#mf.overrides > 0 and (" " .. table.concat(mf.overrides, " ")) or "")
   sc:write_tsv("tables/" .. id .. "-best.tsv", M.best_columns, best,
                { id .. ": the cheapest configuration meeting each tolerance (by evaluations, by CPU seconds of this run)",
                  "paste its params after: " .. paste })
   local md = { string.format("#### The atlas of %s (`%s`)\n", mf.name, mf.path),
     string.format("Model: %s; y0 = (%s). Error: %s, against the reference. %s.\n", table.concat(vals, ", "),
                   table.concat(y0, ", "), what, ctx.note),
-    "The cheapest configuration whose error, and that of every costlier run of its ladder, is within the tolerance " ..
-    "(by force evaluations, and by CPU seconds measured in this run on this machine). Paste its parameters after `" ..
-    paste .. "`:\n",
+    M.best_intro .. paste .. "`:\n",
     S.md_table(M.best_columns, body) }
-  local low = {}
-  for _, tol in ipairs(ctx.tol) do if tol < 10 * ctx.ref_est then low[#low + 1] = g(tol) end end
+  local low = M.low_tols(ctx)
   if #low > 0 then
     md[#md + 1] = string.format("\n**The reference is not accurate enough for tolerance %s** (its estimated error %.1e; " ..
                                 "raise refmax=).\n", table.concat(low, ", "), ctx.ref_est)
   end
   local mt = {}
-  for _, m in ipairs(methods) do
-    local lad = {}
-    for i, x in ipairs(m.ladder) do lad[i] = type(x) == "table" and ("(" .. g(x[1]) .. ", " .. g(x[2]) .. ")") or g(x) end
-    mt[#mt + 1] = { m.name, m.family, m.label, m.knob .. " = " .. table.concat(lad, ", ") }
-  end
-  md[#md + 1] = "\nThe methods run (ladders from the fast period and the slow scale tau):\n"
+  for _, m in ipairs(methods) do mt[#mt + 1] = { m.name, m.family, m.label, M.ladder_words(m) } end
+  md[#md + 1] = M.methods_intro
   md[#md + 1] = S.md_table({ "method", "family", "what", "ladder" }, mt)
-  if #na > 0 then
-    local t = {}
-    for _, n in ipairs(na) do t[#t + 1] = { n.name, n.family, n.reason } end
-    md[#md + 1] = "\nNot run on this model:\n"
-    md[#md + 1] = S.md_table({ "method", "family", "why" }, t)
-  end
-  local failed = {}
-  for _, r in ipairs(rows) do
-    if r.status ~= "ok" then failed[#failed + 1] = string.format("%s (%s%s)", r.params, r.status, r.msg and (": " .. r.msg) or "") end
-  end
-  if #failed > 0 then
-    md[#md + 1] = "\nRuns without a finite error (left out of the curves): " .. table.concat(failed, "; ") .. ".\n"
-  end
+  local nh, nt = M.na_md(na)
+  if nh then md[#md + 1] = nh; md[#md + 1] = nt end
+  md[#md + 1] = M.failed_words(rows)
   md[#md + 1] = string.format("\nEvery run: `data/%s.tsv`; the figure: `figures/%s.svg`.\n", id, id)
   sc:write_text("tables/" .. id .. "-best.md", table.concat(md, "\n"))
   -- the figure
-  local cols, pts, dts = AW.styles(methods)
-  local names, plotted = {}, {}
-  for _, r in ipairs(rows) do if r.status == "ok" then plotted[r.method] = true end end
-  local keep = {}
-  for _, m in ipairs(methods) do if plotted[m.name] then keep[#keep + 1] = m end end
-  cols, pts, dts = AW.styles(keep)
-  for i, m in ipairs(keep) do names[i] = m.name end
+  local keep, names = M.plotted(methods, rows)
+  local cols, pts, dts = AW.styles(keep)
   local x1lo, x1hi = AW.range(rows, "evaluations")
   local x2lo, x2hi = AW.range(rows, "seconds")
   local ylo, yhi = AW.error_range(rows, ctx.tol)
@@ -328,5 +369,9 @@ function M.write(sc, ctx, rows, methods, na, o)
   if #names > 0 then sc:figure(id, vars, kz.root .. "/figures/atlas-model.gp") end
   return best
 end
+
+M.best_intro = "The cheapest configuration whose error, and that of every costlier run of its ladder, is within the tolerance " ..
+               "(by force evaluations, and by CPU seconds measured in this run on this machine). Paste its parameters after `"
+M.methods_intro = "\nThe methods run (ladders from the fast period and the slow scale tau):\n"
 
 return M

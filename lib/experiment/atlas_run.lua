@@ -84,33 +84,78 @@ end
 -- A model of one's own
 ---------------------------------------------------------------------------------------------------
 
+-- The generic atlas of the loaded model file mf at its one parameter set: the setup (reference,
+-- time scales), the catalogue and the timed sweep, with progress through sc labelled `label`.
+-- Returns the context, the rows, the methods and the n/a entries.
+local function user_point(sc, mf, o, label)
+  local AU, AC2 = require "atlas_user", require "atlas_catalogue"
+  sc:progress_start(1, label)
+  local ctx = AU.setup(mf, { tol = o.tol, refm = o.quick and 32 or 64, refmax = o.refmax })
+  local methods, na = AC2.catalogue(ctx, { quick = o.quick, methods = o.keep })
+  local total = 1
+  for _, m in ipairs(methods) do total = total + #m.ladder end
+  sc:progress_start(total, label)
+  sc:progress(string.format("reference (%d steps per period), tau = %.3g", ctx.refm, ctx.tau))
+  local rows = AU.sweep(ctx, methods, { reps = o.reps, budget = o.budget, progress = function(w) sc:progress(w) end })
+  return ctx, rows, methods, na
+end
+
+-- A best row on stdout: "tol 0.01     method=... (error ..., N evaluations, S s)".
+local function best_line(b)
+  return string.format("tol %-8.3g %s", b.tol, b.params ~= "-" and string.format("%s  (error %.2g, %d evaluations, %.3g s)",
+                       b.params, b.error, b.evaluations, b.seconds) or "none of the runs reaches it")
+end
+
 --- The atlas of the loaded model file mf (lib/experiment/modelfile.lua), its arguments checked by the
 -- caller: o.out, o.quick, o.tol (nil: AU.default_tol), o.refmax, o.reps, o.budget, o.keep (a set
 -- of method names, or nil: all), o.say(line) (the cheapest configurations, on stdout). Protected
 -- (one line "kapitza atlas: ...", nothing written, on failure); exits.
 function R.user(mf, o)
-  local AU, AC2 = require "atlas_user", require "atlas_catalogue"
+  local AU = require "atlas_user"
   local sc = S.new { id = "atlas-" .. mf.name, title = "kapitza atlas " .. mf.path, params = {} }
   sc.P = { out = o.out }
   S.protected(function()
     sc:open_stage()
-    sc:progress_start(1, sc.id)
-    local ctx = AU.setup(mf, { tol = o.tol, refm = o.quick and 32 or 64, refmax = o.refmax })
-    local methods, na = AC2.catalogue(ctx, { quick = o.quick, methods = o.keep })
-    local total = 1
-    for _, m in ipairs(methods) do total = total + #m.ladder end
-    sc:progress_start(total, sc.id)
-    sc:progress(string.format("reference (%d steps per period), tau = %.3g", ctx.refm, ctx.tau))
-    local rows = AU.sweep(ctx, methods, { reps = o.reps, budget = o.budget, progress = function(w) sc:progress(w) end })
+    local ctx, rows, methods, na = user_point(sc, mf, o, sc.id)
     local best = AU.write(sc, ctx, rows, methods, na)
     sc:commit()
     io.stderr:write(string.format("kapitza atlas: %d runs of %d methods; wrote %s/data/%s.tsv, %s/tables/%s-best.{tsv,md}, %s/figures/%s.svg\n",
                                   #rows, #methods, o.out, sc.id, o.out, sc.id, o.out, sc.id))
     for _, b in ipairs(best) do
-      if b.by == "evaluations" then
-        o.say(string.format("tol %-8.3g %s", b.tol, b.params ~= "-" and string.format("%s  (error %.2g, %d evaluations, %.3g s)",
-              b.params, b.error, b.evaluations, b.seconds) or "none of the runs reaches it"))
-      end
+      if b.by == "evaluations" then o.say(best_line(b)) end
+    end
+  end, { label = "kapitza atlas" })
+end
+
+--- The stiffness sweep of a model of one's own: the generic atlas at each value of o.key
+-- (o.values), each from its own model file load (mfs[i], the model at o.values[i]: its own
+-- reference, period and ladders), written together by lib/experiment/atlas_user_sweep.lua (the
+-- runs value by value, the cheapest configuration per value, the work's scaling with the value
+-- and its exponent, the figures). The other arguments as R.user's; progress per value. Exits.
+function R.user_sweep(mfs, o)
+  local AUS = require "atlas_user_sweep"
+  local sc = S.new { id = "atlas-" .. mfs[1].name, title = "kapitza atlas " .. mfs[1].path, params = {} }
+  sc.P = { out = o.out }
+  S.protected(function()
+    sc:open_stage()
+    local pts, nruns = {}, 0
+    for i, mf in ipairs(mfs) do
+      local v = o.values[i]
+      local ctx, rows, methods, na = user_point(sc, mf, o, string.format("%s %s=%s (%d/%d)", sc.id, o.key, S.fmt(v), i, #mfs))
+      pts[i] = { value = v, ctx = ctx, rows = rows, methods = methods, na = na }
+      nruns = nruns + #rows
+    end
+    local best, sca = AUS.write(sc, o.key, pts)
+    sc:commit()
+    io.stderr:write(string.format("kapitza atlas: %d runs at %d values of %s; wrote %s/data/%s.tsv, %s/tables/%s-{best,scaling}.{tsv,md}, " ..
+                                  "%s/figures/%s{,-scaling}.svg\n", nruns, #mfs, o.key, o.out, sc.id, o.out, sc.id, o.out, sc.id))
+    for _, b in ipairs(best) do
+      if b.by == "evaluations" then o.say(string.format("%s=%-8s %s", o.key, S.fmt(b.value), best_line(b))) end
+    end
+    for _, tol in ipairs(pts[1].ctx.tol) do
+      local t = {}
+      for _, e in ipairs(sca) do if e.tol == tol and e.p then t[#t + 1] = string.format("%s %.2f", e.method, e.p) end end
+      o.say(string.format("tol %-8.3g work ∝ %s^p: %s", tol, o.key, #t > 0 and table.concat(t, ", ") or "no exponent (too few values reached)"))
     end
   end, { label = "kapitza atlas" })
 end

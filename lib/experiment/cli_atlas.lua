@@ -50,7 +50,35 @@ return function(argv)
   local refmax = mine.refmax and nums("refmax", mine.refmax, true, 8, 65536)[1] or (quick and 256 or 1024)
   local reps = mine.reps and nums("reps", mine.reps, true, 1, 20)[1] or (quick and 1 or 3)
   local budget = mine.budget and nums("budget", mine.budget, false, 0.01, 600)[1] or 3
-  local mf = load_model("atlas", path, rest, o.flags["--lua"], own)
+  -- a comma list for one of the model's parameters (not a derived one): the stiffness sweep, the
+  -- atlas at each value (lib/experiment/atlas_user_sweep.lua); one list at a time, its values
+  -- numbers, none repeated. Every value's model is loaded (and so checked) before anything runs.
+  local sweep
+  local oks, spec = pcall(require("modelfile").spec, path)
+  if oks and type(spec.params) == "table" then
+    local derived, isp = type(spec.derived) == "table" and spec.derived or {}, {}
+    for _, p in ipairs(spec.params) do if derived[p] == nil then isp[p] = true end end
+    for i, a in ipairs(rest) do
+      local k, v = a:match("^([%a_][%w_]*)=(.*)$")
+      if k and isp[k] and v:find(",", 1, true) then
+        if sweep then die("atlas", string.format("%s and %s are both lists: the sweep runs over one parameter at a time", sweep.key, k)) end
+        sweep = { key = k, at = i, values = nums(k, v, false, -math.huge, math.huge), items = {} }
+        local seen = {}
+        for item in (v .. ","):gmatch("([^,]*),") do
+          local x = S.number(item)
+          if seen[x] then die("atlas", string.format("%s: the value %s is given twice in the list", k, item)) end
+          seen[x] = true
+          sweep.items[#sweep.items + 1] = item
+        end
+      end
+    end
+  end
+  local mfs = {}
+  for i, item in ipairs(sweep and sweep.items or { false }) do
+    if item then rest[sweep.at] = sweep.key .. "=" .. item end
+    mfs[i] = load_model("atlas", path, rest, o.flags["--lua"], own)
+  end
+  local mf = mfs[1]
   local AU = require "atlas_user"
   local AC = require "atlas_catalogue"
   local AP = require "atlas_problems"
@@ -80,5 +108,11 @@ return function(argv)
     end
   end
   if note then io.stderr:write("kapitza atlas: note: ", note, "\n") end
-  R.user(mf, { out = o.out, quick = quick, tol = tol, refmax = refmax, reps = reps, budget = budget, keep = keep, say = out })
+  local ro = { out = o.out, quick = quick, tol = tol, refmax = refmax, reps = reps, budget = budget, keep = keep, say = out }
+  if sweep then
+    ro.key, ro.values = sweep.key, sweep.values
+    R.user_sweep(mfs, ro)
+  else
+    R.user(mf, ro)
+  end
 end

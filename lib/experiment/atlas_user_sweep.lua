@@ -230,27 +230,29 @@ function M.scaling_md(mf, key, values, tols, sca, id)
   for _, v in ipairs(values) do hdr[#hdr + 1] = key .. " = " .. S.fmt(v) end
   hdr[#hdr + 1] = "p"
   for _, tol in ipairs(tols) do
-    local body, lo, hi = {}, nil, nil
+    local body, flat, linear, other = {}, {}, {}, {}
     for _, e in ipairs(sca) do
       if e.tol == tol then
         local row = { e.method, e.family }
         for si = 1, #values do row[#row + 1] = A.cost_str(e.works[si][1], e.works[si][2]) end
         row[#row + 1] = e.p and string.format("%.2f", e.p) or "–"
         body[#body + 1] = row
-        if e.p and (not lo or e.p < lo.p) then lo = e end
-        if e.p and (not hi or e.p > hi.p) then hi = e end
+        if e.p then
+          local w = string.format("%s (%.2f)", e.method, e.p)
+          if math.abs(e.p) < 0.3 then flat[#flat + 1] = w
+          elseif math.abs(e.p - 1) <= 0.3 then linear[#linear + 1] = w
+          else other[#other + 1] = w end
+        end
       end
     end
     md[#md + 1] = string.format("\nTolerance %s:\n", g(tol))
     md[#md + 1] = S.md_table(hdr, body)
-    if lo and lo ~= hi then
-      md[#md + 1] = string.format("\nAt %s the flattest cost is %s's (p = %.2f), the steepest %s's (p = %.2f).\n", g(tol),
-                                  lo.method, lo.p, hi.method, hi.p)
-    elseif lo then
-      md[#md + 1] = string.format("\nAt %s only %s has an exponent (p = %.2f).\n", g(tol), lo.method, lo.p)
-    else
-      md[#md + 1] = string.format("\nAt %s no method reaches the tolerance by interpolation at two values or more.\n", g(tol))
-    end
+    local say = {}
+    if #flat > 0 then say[#say + 1] = "flat in " .. key .. " (|p| < 0.3): " .. table.concat(flat, ", ") end
+    if #linear > 0 then say[#say + 1] = "growing like " .. key .. " (|p - 1| ≤ 0.3): " .. table.concat(linear, ", ") end
+    if #other > 0 then say[#say + 1] = "other: " .. table.concat(other, ", ") end
+    md[#md + 1] = #say > 0 and string.format("\nAt %s the work is %s.\n", g(tol), table.concat(say, "; ")) or
+                  string.format("\nAt %s no method reaches the tolerance by interpolation at two values or more.\n", g(tol))
   end
   md[#md + 1] = string.format("\nThe data: `tables/%s-scaling.tsv` (one row per method, tolerance and value); the figure: " ..
                               "`figures/%s-scaling.svg` (the first tolerance).\n", id, id)

@@ -17,7 +17,8 @@ usage: kapitza VERB ... (kapitza VERB --help for each)
                                                        the methods that apply and why the others do not
   solve MODEL.lua method=NAME [knob=value ...]         one run of one method (the atlas's names and knobs)
   atlas MODEL.lua --out DIR [tol=...] [key=value ...]  every applicable method: error against work and
-                                                       CPU seconds, the cheapest configuration per tolerance
+                                                       CPU seconds, the cheapest configuration per tolerance;
+                                                       key=v1,v2,...: over a parameter, the work's growth
                                                        (lib/models/<name>.lua: the paper's atlas)
   sweep emit|run|merge ...                             a sweep as independent commands (scripts/sweep.lua)
   sweep ensemble MODEL.lua DIR --over key=v1,v2 ...    a model's grid as one ensemble call
@@ -64,6 +65,12 @@ DIR/figures/atlas-<model>.svg. Progress on stderr.
            over this many seconds (default 3)
   --quick  short ladders and fewer variants (seconds, for tests)
 Other keys are the model's (parameters, T, q0, v0, y0).
+A comma list for one model parameter (omega=1e3,1e4,1e5) sweeps it: the atlas at each value (its
+own reference, period and ladders; the methods keep their names), the runs value by value (data:
+leading columns key, value), the cheapest configuration per value and tolerance, and
+DIR/tables/atlas-<model>-scaling.{tsv,md}: each method's work to reach each tolerance at each
+value and the exponent p of work ~ value^p (p ~ 0: flat, p ~ 1: like the value); figures: one
+panel per value, and DIR/figures/atlas-<model>-scaling.svg. One list at a time, no value twice.
 A papers' model file of the library (lib/models/<name>.lua, which names its problem: atlas = "<name>")
 runs its paper atlas instead, exactly scenarios/atlas-<name>.lua (its stiffness list, target=,
 methods=, its own keys, its claims; force evaluations only, the same bytes): kapitza atlas

@@ -55,6 +55,9 @@ describe("kapitza: the command line", function()
       { "atlas " .. q(MODEL), "give --out DIR" },
       { "atlas " .. q(MODEL) .. " --out " .. q(out_dir) .. " tol=2", "tol: 2 is outside" },
       { "atlas " .. q(MODEL) .. " --out " .. q(out_dir) .. " methods=nope --quick", "no method 'nope'" },
+      { "atlas " .. q(MODEL) .. " --out " .. q(out_dir) .. " --quick omega=1e3,1e4 vmax=2,3", "omega and vmax are both lists" },
+      { "atlas " .. q(MODEL) .. " --out " .. q(out_dir) .. " --quick omega=1e3,1e4,1e3", "the value 1e3 is given twice in the list" },
+      { "atlas " .. q(MODEL) .. " --out " .. q(out_dir) .. " --quick omega=1e3,1e4x", "omega: cannot read '1e4x' as a number" },
       { "solve " .. q(MODEL), "give method=NAME" },
       { "solve " .. q(MODEL) .. " method=rk4", "method rk4 needs n=" },
       { "solve " .. q(MODEL) .. " method=rk4 n=8 N=3", "has no knob 'N'" },
@@ -227,6 +230,51 @@ return { name = "bead_ring", nq = 2, params = { "r" }, values = { r = 1 }, q0 = 
     assert.are.equal(2, pasted)
     -- stdout: one line per tolerance
     assert.are.equal(2, #lines(out))
+  end)
+
+  it("atlas over a list of omega values (tests/models/pend2.lua, --quick): runs value by value, the cheapest per value, " ..
+     "the work's exponent in omega (a direct stepper's near 1, the HMM's near 0), the figures", function()
+    local dir = tmp .. "/sweep"
+    local st, out, err = kz(string.format("atlas %s --out %s --quick omega=1e3,1e4 methods=HMM-A2,SAM-rk4/rk4,rk4 tol=1e-2,1e-4",
+                                          q(U.root .. "/tests/models/pend2.lua"), q(dir)))
+    assert.are.equal(0, st, err)
+    assert.truthy(err:find("atlas-pend2 omega=10000 (2/2)", 1, true), err) -- progress per value
+    assert.are.equal(6, #lines(out), out) -- a line per value and tolerance, one per tolerance with the exponents
+    -- the runs: key, value, then the columns of one value's atlas; value by value
+    local rows, cols = assert(S.read_table(dir .. "/data/atlas-pend2.tsv"))
+    local AU = require "atlas_user"
+    assert.are.same({ "key", "value" }, { cols[1], cols[2] })
+    for i, c in ipairs(AU.columns) do assert.are.equal(c, cols[i + 2]) end
+    local n, last = { [1000] = 0, [10000] = 0 }, 1000
+    for _, r in ipairs(rows) do
+      assert.are.equal("omega", r.key)
+      assert.is_true(r.value >= last, "rows not value by value")
+      last, n[r.value] = r.value, n[r.value] + 1
+    end
+    assert.is_true(n[1000] > 0 and n[1000] == n[10000], n[1000] .. " " .. n[10000])
+    local best, bcols = assert(S.read_table(dir .. "/tables/atlas-pend2-best.tsv"))
+    assert.are.same({ "key", "value", "tol" }, { bcols[1], bcols[2], bcols[3] })
+    assert.are.equal(8, #best) -- 2 values x 2 tolerances x (evaluations, seconds)
+    -- the scaling: a row per method, tolerance and value; the exponent of work against omega
+    local sc, scols = assert(S.read_table(dir .. "/tables/atlas-pend2-scaling.tsv"))
+    assert.are.same({ "method", "family", "tol", "key", "value", "work", "bound", "exponent" }, scols)
+    assert.are.equal(12, #sc)
+    local p = {}
+    for _, r in ipairs(sc) do p[r.method .. "@" .. r.tol] = r.exponent end
+    -- rk4 at n steps per fast period: its error at each n does not depend on omega, its work is
+    -- n K = n omega T / 2 pi steps: p = 1 (measured 1.00); the HMM's macro steps are cut from the
+    -- slow scale, its micro-steps cover one period per macro step: flat (measured -0.07)
+    assert.is_true(p["rk4@0.0001"] > 0.7 and p["rk4@0.0001"] < 1.3, tostring(p["rk4@0.0001"]))
+    assert.is_true(math.abs(p["HMM-A2@0.01"]) < 0.3, tostring(p["HMM-A2@0.01"]))
+    assert.are.equal("-", p["HMM-A2@0.0001"]) -- not reached in quick mode: no exponent
+    local md = assert(slurp(dir .. "/tables/atlas-pend2-scaling.md"))
+    assert.truthy(md:find("| method | family | omega = 1000 | omega = 10000 | p |", 1, true), md)
+    assert.truthy(md:find("flat in omega (|p| < 0.3): HMM-A2", 1, true), md)
+    assert.truthy(md:find("growing like omega (|p - 1| ≤ 0.3): rk4", 1, true), md)
+    assert.truthy(assert(slurp(dir .. "/tables/atlas-pend2-best.md")):find("| omega | tol | by |", 1, true))
+    local svg = assert(slurp(dir .. "/figures/atlas-pend2.svg"))
+    assert.truthy(svg:find("omega = 1000", 1, true) and svg:find("omega = 10000", 1, true), "a panel per value")
+    assert.truthy(slurp(dir .. "/figures/atlas-pend2-scaling.svg"))
   end)
 
   it("a model without omega or period: the fast period estimated from the Jacobian, HMM and SAM n/a with the reason", function()

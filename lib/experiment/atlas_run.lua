@@ -14,7 +14,9 @@
 --    files, byte for byte;
 --  * a model of one's own (any other model file): the generic catalogue
 --    (lib/experiment/atlas_catalogue.lua) at the model's own parameters, timed (AU.sweep over
---    A.campaign), the outputs AU.write (R.user).
+--    A.campaign), the outputs AU.write (R.user); given a comma list for one of its parameters,
+--    the same at each value and the work's growth with it (R.user_sweep,
+--    lib/experiment/atlas_user_sweep.lua: A.work_at, A.work_exponent as the papers' atlases).
 -- Both run protected (scenario.lua's S.protected): files staged, moved into --out only when the
 -- whole run succeeded, one line and nothing written otherwise.
 local S = require "scenario"

@@ -17,7 +17,8 @@
 -- (A.mark_fronts), its runs made by A.run_one; M.setup sets up the papers' model files for those
 -- problems too. What differs: the catalogue is built from the model file's parts
 -- (lib/experiment/atlas_catalogue.lua) rather than curated in lib/experiment/atlas_problems.lua, at
--- the model's own parameters rather than over a stiffness list, and the runs are timed. Seconds depend on the machine: they appear only in the outputs of this command,
+-- the model's own parameters (a list of values of one of them: lib/experiment/atlas_user_sweep.lua,
+-- the atlas at each value and the work's growth with it), and the runs are timed. Seconds depend on the machine: they appear only in the outputs of this command,
 -- never in the reproducible paper/ outputs (the scenarios write evaluations only). The catalogue of
 -- methods for a model is lib/experiment/atlas_catalogue.lua.
 local kz = require "kapitza"

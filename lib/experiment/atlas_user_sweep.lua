@@ -116,6 +116,12 @@ function M.write(sc, key, pts)
   for i, p in ipairs(pts) do values[i] = p.value end
   local methods, na = union(pts, "methods"), union(pts, "na")
   local rows = M.join(key, pts)
+  local sca = M.scaling(rows, values, methods, tols)
+  local keep, names = AU.plotted(methods, rows)
+  local cols, pt, dt = AW.styles(keep)
+  local style = {} -- a method's line style, the same in both figures
+  for i, n in ipairs(names) do style[n] = { cols[i], pt[i], dt[i] } end
+  local plot = M.scaling_plot(values, tols[1], sca, keep)
   local vals, y0, what = AU.words(mf)
   vals = swept_words(pts)
   local vlist = {}
@@ -178,11 +184,9 @@ function M.write(sc, key, pts)
   local nh, nt = AU.na_md(na)
   if nh then md[#md + 1] = nh; md[#md + 1] = nt end
   md[#md + 1] = AU.failed_words(rows, function(r) return string.format("%s = %s: ", key, S.fmt(r.value)) end)
-  md[#md + 1] = string.format("\nEvery run: `data/%s.tsv`; how the work grows with %s: `tables/%s-scaling.md`; the figures: " ..
-                              "`figures/%s.svg`, `figures/%s-scaling.svg`.\n", id, key, id, id, id)
+  md[#md + 1] = string.format("\nEvery run: `data/%s.tsv`; how the work grows with %s: `tables/%s-scaling.md`; the figure%s: " ..
+                              "`figures/%s.svg`%s.\n", id, key, id, plot and "s" or "", id, plot and (", `figures/" .. id .. "-scaling.svg`") or "")
   sc:write_text("tables/" .. id .. "-best.md", table.concat(md, "\n"))
-  -- the scaling of the work with the swept value
-  local sca = M.scaling(rows, values, methods, tols)
   local srows = {}
   for _, e in ipairs(sca) do
     for si, v in ipairs(values) do
@@ -195,12 +199,8 @@ function M.write(sc, key, pts)
                { id .. ": force evaluations to reach each tolerance at each value of " .. key .. " (work: interpolated on the " ..
                  "method's curve; bound 1: its cheapest run was already more accurate, an upper bound; '-': not reached)",
                  "exponent: least-squares p of work ∝ " .. key .. "^p over the values where the work is interpolated (at least two; '-' otherwise)" })
-  sc:write_text("tables/" .. id .. "-scaling.md", M.scaling_md(mf, key, values, tols, sca, id))
+  sc:write_text("tables/" .. id .. "-scaling.md", M.scaling_md(mf, key, values, tols, sca, id, plot ~= nil))
   -- the figures
-  local keep, names = AU.plotted(methods, rows)
-  local cols, pt, dt = AW.styles(keep)
-  local style = {} -- a method's line style, the same in both figures
-  for i, n in ipairs(names) do style[n] = { cols[i], pt[i], dt[i] } end
   if #names > 0 then
     local xlo, xhi = AW.range(rows, "evaluations")
     local ylo, yhi = AW.error_range(rows, tols)
@@ -212,13 +212,21 @@ function M.write(sc, key, pts)
     for k, e in ipairs(tols) do vars["target" .. k] = e end
     sc:figure(id, vars, kz.root .. "/figures/atlas-model-sweep.gp")
   end
-  M.scaling_figure(sc, mf, key, values, tols[1], sca, keep, style, id)
+  if plot then
+    local c, q, d = {}, {}, {}
+    for i, n in ipairs(plot.names) do c[i], q[i], d[i] = style[n][1], style[n][2], style[n][3] end
+    sc:figure(id .. "-scaling", { datafile = sc:path("tables/" .. id .. "-scaling.tsv"), methods = plot.names, colours = table.concat(c, " "),
+                                  pts = q, dts = d, tol = S.fmt(tols[1]), key = gp_text(key),
+                                  title = string.format("%s: work to reach %s against %s", gp_text(mf.name), g(tols[1]), gp_text(key)),
+                                  xmin = plot.vlo / 1.5, xmax = plot.vhi * 1.5, ymin = plot.wlo / 2, ymax = plot.whi * 2 },
+              kz.root .. "/figures/atlas-model-scaling.gp")
+  end
   return best, sca
 end
 
 --- The Markdown of the scaling: per tolerance, each method's work at each value and its
 -- exponent, and what the exponents say.
-function M.scaling_md(mf, key, values, tols, sca, id)
+function M.scaling_md(mf, key, values, tols, sca, id, drawn)
   local md = { string.format("#### How the work grows with %s: %s (`%s`)\n", key, mf.name, mf.path),
     string.format("Force evaluations each method needs to reach each tolerance at each value of %s, read from its curve " ..
       "(log-log interpolation between two runs that bracket the tolerance; ≤ : its cheapest run was already more accurate, " ..
@@ -254,15 +262,16 @@ function M.scaling_md(mf, key, values, tols, sca, id)
     md[#md + 1] = #say > 0 and string.format("\nAt %s the work is %s.\n", g(tol), table.concat(say, "; ")) or
                   string.format("\nAt %s no method reaches the tolerance by interpolation at two values or more.\n", g(tol))
   end
-  md[#md + 1] = string.format("\nThe data: `tables/%s-scaling.tsv` (one row per method, tolerance and value); the figure: " ..
-                              "`figures/%s-scaling.svg` (the first tolerance).\n", id, id)
+  md[#md + 1] = string.format("\nThe data: `tables/%s-scaling.tsv` (one row per method, tolerance and value)%s.\n", id,
+                              drawn and string.format("; the figure: `figures/%s-scaling.svg` (the first tolerance)", id) or
+                              " (no figure: no method reaches the first tolerance, or a value is not positive)")
   return table.concat(md, "\n")
 end
 
---- The scaling figure: the work to reach tolerance tol against the swept value, log-log, one line
--- per method that reaches it at some value (drawn from tables/<id>-scaling.tsv). Nothing when none does.
--- methods: the main figure's, style: their line styles by name {colour, point, dash}.
-function M.scaling_figure(sc, mf, key, values, tol, sca, methods, style, id)
+--- What the scaling figure draws: the methods of `methods` (the main figure's) that reach tolerance
+-- tol at some value ({names}), and the ranges of the values (vlo, vhi) and of the work (wlo, whi);
+-- nil when no method reaches it or a value is not positive (a log axis).
+function M.scaling_plot(values, tol, sca, methods)
   local reach, wlo, whi = {}, math.huge, 0
   for _, e in ipairs(sca) do
     if e.tol == tol then
@@ -271,19 +280,12 @@ function M.scaling_figure(sc, mf, key, values, tol, sca, methods, style, id)
       end
     end
   end
-  local keep, names = {}, {}
-  for _, m in ipairs(methods) do if reach[m.name] then keep[#keep + 1] = m; names[#names + 1] = m.name end end
-  if #keep == 0 then return end
+  local names = {}
+  for _, m in ipairs(methods) do if reach[m.name] then names[#names + 1] = m.name end end
   local vlo, vhi = math.huge, -math.huge
   for _, v in ipairs(values) do vlo, vhi = math.min(vlo, v), math.max(vhi, v) end
-  if not (vlo > 0) then return end -- a log axis needs positive values
-  local cols, pt, dt = {}, {}, {}
-  for i, n in ipairs(names) do cols[i], pt[i], dt[i] = style[n][1], style[n][2], style[n][3] end
-  sc:figure(id .. "-scaling", { datafile = sc:path("tables/" .. id .. "-scaling.tsv"), methods = names, colours = table.concat(cols, " "),
-                                pts = pt, dts = dt, tol = S.fmt(tol), key = gp_text(key),
-                                title = string.format("%s: work to reach %s against %s", gp_text(mf.name), g(tol), gp_text(key)),
-                                xmin = vlo / 1.5, xmax = vhi * 1.5, ymin = wlo / 2, ymax = whi * 2 },
-            kz.root .. "/figures/atlas-model-scaling.gp")
+  if #names == 0 or not (vlo > 0) then return nil end
+  return { names = names, vlo = vlo, vhi = vhi, wlo = wlo, whi = whi }
 end
 
 return M

@@ -109,6 +109,41 @@ describe("atlas", function()
     assert.are.equal(4 * 8 * cb.K, evals(cb, "rk4", 8))
   end)
 
+  it("the sweep of a model of one's own: a method's curve by evaluations at each value, its work and exponent", function()
+    local AUS = require "atlas_user_sweep"
+    -- two values; at each, method d's ladder has errors 1e-2, 1e-4 at work 10 s, 100 s (its
+    -- curve marked by evaluations in front_evals/env_evals; front/env hold the marks by seconds,
+    -- here deliberately wrong), method f's the same at work 10, 100 whatever s
+    local pts = {}
+    for si, s in ipairs { 1e3, 1e4 } do
+      local rows = {}
+      for _, m in ipairs { "d", "f" } do
+        for k, e in ipairs { 1e-2, 1e-4 } do
+          local w = (m == "d" and s or 1) * 10 ^ k
+          rows[#rows + 1] = { method = m, family = m == "d" and "direct" or "HMM", knob = "n", status = "ok", error = e,
+                              force_evals = w, evaluations = w, front_evals = 1, env_evals = e, front = 0, env = 1 }
+        end
+      end
+      pts[si] = { value = s, rows = rows }
+    end
+    local rows = AUS.join("omega", pts)
+    assert.are.equal(8, #rows)
+    assert.are.same({ "omega", 1e4, 2 }, { rows[8].key, rows[8].value, rows[8].si })
+    local sca = AUS.scaling(rows, { 1e3, 1e4 }, { { name = "d", family = "direct" }, { name = "f", family = "HMM" } }, { 1e-3, 1e-5 })
+    assert.are.equal(4, #sca)
+    -- 1e-3 lies halfway (in log) between the two runs: work sqrt(10 * 100) s
+    assert.is_true(math.abs(sca[1].works[1][1] - 1e3 * math.sqrt(1000)) < 1e-6 * 1e3 * math.sqrt(1000))
+    assert.is_false(sca[1].works[1][2])
+    assert.is_true(math.abs(sca[1].p - 1) < 1e-12, tostring(sca[1].p)) -- d: work ∝ omega
+    assert.is_nil(sca[2].works[1][1])                                     -- 1e-5: not reached
+    assert.is_nil(sca[2].p)
+    assert.is_true(math.abs(sca[3].p) < 1e-12, tostring(sca[3].p))      -- f: flat
+    -- a value that is not positive: no exponent
+    assert.is_nil(AUS.scaling(rows, { -1e3, 1e4 }, { { name = "d", family = "direct" } }, { 1e-3 })[1].p)
+    assert.is_nil(AUS.scaling_plot({ -1e3, 1e4 }, 1e-3, sca, { { name = "d" } }))
+    assert.are.same({ "d", "f" }, AUS.scaling_plot({ 1e3, 1e4 }, 1e-3, sca, { { name = "d" }, { name = "f" } }).names)
+  end)
+
   it("the summary names the cheapest method; claims with nothing to measure are n/a", function()
     local rows = {
       { si = 1, stiffness = 1, method = "a", family = "HMM", knob = "N", x = 1, x2 = 0, status = "ok", error = 1e-2, force_evals = 10 },

@@ -29,7 +29,7 @@
 --       holds files of another scenario, a staging folder or a partial write, a shard directory
 --       that is not part of this sweep, or a damaged sweep.txt is refused in one line.
 --   luajit scripts/sweep.lua ensemble MODEL.lua DIR --over key=v1,v2,... [--over key2=...] [method=NAME]
---                                 [knobs] [key=value ...] [--lua] [--threads N]
+--                                 [knobs] [key=value ...] [--lua] [--threads N] [--force]
 --       not a scenario but a model file (lib/experiment/modelfile.lua): the product of the --over
 --       lists (the first outermost, the point order of emit) over its parameters and initial state
 --       (q0, v0 for one degree of freedom; q0_<i>, v0_<i>, y0_<i> one component for more) runs as
@@ -42,7 +42,9 @@
 --       are the model's overrides. A model run with its Lua functions (--lua, or no C source)
 --       cannot be vectorised: its points run one by one in this process through the scalar API
 --       (said on stderr), into the same file. Bad input: one line on stderr, exit 2, nothing
---       written. lib/experiment/sweep_ensemble.lua has the details. Measured on 2 cores: a 20 x 20
+--       written; so is a grid of more than 1e6 points, or a run whose estimated work (points x
+--       each member's force evaluations, plus reading each point) is beyond KZ_MAX_WORK (the
+--       scenarios' limit, default 2e10) unless --force. lib/experiment/sweep_ensemble.lua has the details. Measured on 2 cores: a 20 x 20
 --       grid of a 1-dof vibrated pendulum, RK4 with 4000 steps each: ensemble 0.04 s wall (the
 --       call itself 0.011 s; the first point's model is built, the others' data read without
 --       building one), emit + run -j 2 + merge 8.1-8.6 s (one luajit process per point); a

@@ -125,6 +125,8 @@ describe("sweep ensemble: a grid as one ensemble call", function()
   end)
 
   it("bad input: one line on stderr, exit 2, nothing written", function()
+    local ints = {} -- 1001 distinct values: a grid of 1001^2 points
+    for i = 1, 1001 do ints[i] = tostring(i) end
     local cases = {
       { "--over vmx=1,2 n=10", "unknown key 'vmx' (the model 'pend2' sweeps l, g, vmax, k, omega, theta0, q0_1..q0_2, v0_1..v0_2)" },
       { "--over vmax= n=10", "key 'vmax': empty value" },
@@ -141,6 +143,11 @@ describe("sweep ensemble: a grid as one ensemble call", function()
       { "--over omega=1e3,2e3 method=sam N=4 n=16", "the fast period differs between points" },
       { "--over vmax=1,2 n=3 zz=1", "unknown key 'zz'" },
       { "--over vmax=1,2 n=3 --threads 0", "--threads needs a whole number" },
+      -- runs that would not finish, and grids that would not fit, refused before anything runs
+      { "--over vmax=1,2 n=1e12", "the sweep would take about 8e+12 force evaluations (2 points x 4e+12 each; limit 2e+10" },
+      { "--over vmax=1,2 method=sam N=1e5 n=1e4", "the sweep would take about 6.4e+10 force evaluations" },
+      { "--over vmax=" .. table.concat(ints, ",") .. " --over g=" .. table.concat(ints, ",") .. " n=3",
+        "the grid has 1.002e+06 points (at most 1e+06 in one call" },
     }
     for _, c in ipairs(cases) do
       local dir = tmp .. "/never"
@@ -151,6 +158,19 @@ describe("sweep ensemble: a grid as one ensemble call", function()
       assert.are.equal(1, select(2, err:gsub("\n", "")), c[1] .. ": " .. err)
       assert.is_false(F.is_dir(dir), c[1] .. " wrote " .. dir)
     end
+  end)
+
+  it("--force runs past the work limit; KZ_MAX_WORK sets it", function()
+    local dir = tmp .. "/forced"
+    local st, _, err = U.run(string.format("KZ_MAX_WORK=100 luajit scripts/sweep.lua ensemble %s %s --over vmax=1,2 n=10",
+                                           q(MODEL), q(dir)))
+    assert.are.equal(2, st, err)
+    assert.is_truthy(err:find("limit 1e+02, KZ_MAX_WORK", 1, true), err)
+    assert.is_false(F.is_dir(dir))
+    st, _, err = U.run(string.format("KZ_MAX_WORK=100 luajit scripts/sweep.lua ensemble %s %s --over vmax=1,2 n=10 --force",
+                                     q(MODEL), q(dir)))
+    assert.are.equal(0, st, err)
+    assert.is_true(F.is_dir(dir))
   end)
 
   it("emit given a model file says to use ensemble", function()

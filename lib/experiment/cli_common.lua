@@ -80,7 +80,7 @@ usage: kapitza sweep emit SCENARIO DIR --over key=v1,v2 ... [key=value ...]
        kapitza sweep run DIR [-j N]
        kapitza sweep merge DIR
        kapitza sweep ensemble MODEL.lua DIR --over key=v1,v2 ... [method=NAME] [knobs] [key=value ...]
-                              [--lua] [--threads N]
+                              [--lua] [--threads N] [--force]
 A sweep of a scenario as independent commands, one per point (scripts/sweep.lua, whose header
 says more): emit writes DIR/commands.txt, run runs it here (GNU parallel or the built-in
 runner), merge joins the shards' data and tables.
@@ -92,7 +92,9 @@ writes DIR/data/sweep-<model>.tsv: per point the swept values, the state at T, s
   method=hmm   N macro steps (H = T/N), n micro-steps per fast period (HMM-V; omega not swept)
   method=sam   N RK4 macro steps, n RK4 micro-steps per fast period (one fast period for all)
 Other keys are the model's (parameters, T, q0, v0, y0). A model run with its Lua functions
-(--lua, or no C source) does not vectorise: its points run one by one, said on stderr.]],
+(--lua, or no C source) does not vectorise: its points run one by one, said on stderr.
+A grid of more than 1e6 points, or a run beyond the work limit (KZ_MAX_WORK, default 2e10 force
+evaluations) is refused in one line before anything runs; --force runs past the work limit.]],
 }
 
 local function help_wanted(argv, i)

@@ -137,7 +137,7 @@ end
 -- The command line: { model, dir, over, fixed (model key=value), comps (fixed components),
 -- method, knobs, lua, threads }.
 local function parse(args, die)
-  local usage = "usage: sweep.lua ensemble MODEL.lua DIR --over key=v1,v2 ... [method=NAME] [knobs] [key=value ...] [--lua] [--threads N]"
+  local usage = "usage: sweep.lua ensemble MODEL.lua DIR --over key=v1,v2 ... [method=NAME] [knobs] [key=value ...] [--lua] [--threads N] [--force]"
   local path, dir = args[1], args[2]
   if not path or not dir or path:match("^%-") or dir:match("^%-") or path:match("=") or dir:match("=") then die(usage) end
   local c = { path = path, dir = dir, over = {}, fixed = {}, knobs = {}, lua = false }
@@ -151,6 +151,9 @@ local function parse(args, die)
     elseif a == "--lua" then
       if c.lua then die("--lua is given twice") end
       c.lua, i = true, i + 1
+    elseif a == "--force" then
+      if c.force then die("--force is given twice") end
+      c.force, i = true, i + 1
     elseif a == "--threads" then
       local t = args[i + 1] and args[i + 1]:match("^%d+$") and tonumber(args[i + 1])
       if not t or t < 1 or t > 256 then die("--threads needs a whole number in 1..256") end
@@ -220,7 +223,7 @@ local function knob_values(c, T, die)
 end
 
 -- Every point loaded as a model file: { mf, y0 } per point, the kinds of the swept keys.
-local function load_points(c, points, die)
+local function load_points(c, points, die, first)
   local okspec, spec = pcall(MF.spec, c.path)
   if not okspec then die(spec) end
   if type(spec.params) ~= "table" then die("model " .. c.path .. ": params must list the parameter names") end
@@ -287,7 +290,11 @@ local function load_points(c, points, die)
       if x[2] ~= x[2] or math.abs(x[2]) == math.huge then die("an initial state component is not finite") end
       y0[x[1]] = x[2]
     end
-    out[n] = { mf = mf, y0 = y0 }
+    -- the first point keeps its model; the others only what the runs read (values, T, period),
+    -- unless they run their own models (the Lua path)
+    if n == 1 or how == "lua" then out[n] = { mf = mf, y0 = y0 }
+    else out[n] = { mf = { values = mf.values, T = mf.T, period = mf.period }, y0 = y0 } end
+    if n == 1 and first then first(mf) end
     if out[1].mf.T ~= mf.T then
       die(string.format("the end time T differs between points (%s, %s: the model computes it from the swept keys): give T=... fixed",
                         num(out[1].mf.T), num(mf.T)))
@@ -448,12 +455,55 @@ end
 
 --- `sweep.lua ensemble MODEL.lua DIR --over ...` with args = the words after `ensemble`; die(msg)
 -- says one line and exits 2. Writes DIR/data/sweep-<model>.tsv; returns its path.
+--- The largest grid of one call: the points' data stay in memory (about 1 kB each).
+M.max_points = 1e6
+
+-- Force evaluations of one member: a stepper's evaluations per step times n; the HMM-V two force
+-- estimates per macro step, each n RK4 micro-steps over one fast period; SAM four field
+-- evaluations per RK4 macro step, each two micro-integrations of n RK4 steps (forward, backward).
+local function member_work(c, x)
+  if c.method == "hmm" then return 8 * x.n * x.N end
+  if c.method == "sam" then return 32 * x.n * x.N end
+  local T = kz.steppers[c.method]
+  return x.n * tonumber(T.evals) + (tonumber(T.fsal) ~= 0 and 1 or 0)
+end
+
+-- Refuse (one line, exit 2, before anything runs) a grid beyond M.max_points, and, with the
+-- knobs read, a run beyond the work limit (KZ_MAX_WORK, scenario.lua's default) unless --force:
+-- every member's evaluations plus the reading of every point's data (about 40 us, counted as
+-- 2000 evaluations).
+local function work_limit(die)
+  local env, limit = os.getenv("KZ_MAX_WORK"), S.default_max_work
+  if env then
+    limit = S.number(env)
+    if not limit or not (limit > 0) or limit == math.huge then
+      die(string.format("KZ_MAX_WORK='%s': not a positive finite number (the work limit, default %.2g)", env, S.default_max_work))
+    end
+  end
+  return limit
+end
+
 function M.main(args, die, abs)
   local c = parse(args, die)
+  local count = 1
+  for _, o in ipairs(c.over) do count = count * #o.values end
+  if count > M.max_points then
+    die(string.format("the grid has %.4g points (at most %.4g in one call, about 1 kB each in memory): split it into several sweeps",
+                      count, M.max_points))
+  end
+  local limit = work_limit(die)
   local points = M.product(c.over)
-  local pts, spec, nq, dim, how = load_points(c, points, die)
+  local x
+  local pts, spec, nq, dim, how = load_points(c, points, die, function(mf)
+    x = knob_values(c, mf.T, die)
+    local w = count * (member_work(c, x) + 2000)
+    if not (w <= limit) and not c.force then
+      die(string.format("the sweep would take about %.2g force evaluations (%d points x %.3g each; limit %.2g, KZ_MAX_WORK; " ..
+                        "about %.2g min at 2 ns each vectorised, %.2g min at 20 ns scalar): reduce the grid or the knobs, or pass --force",
+                        w, count, member_work(c, x), limit, w * 2e-9 / 60, w * 20e-9 / 60))
+    end
+  end)
   local T = pts[1].mf.T
-  local x = knob_values(c, T, die)
   if c.accel_only and nq == 0 then die(string.format("method %s needs the second-order form (nq, accel); the model is first-order", c.method)) end
   if c.method == "hmm" then
     local vib = pts[1].mf.model.vib

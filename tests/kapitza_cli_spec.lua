@@ -58,6 +58,10 @@ describe("kapitza: the command line", function()
       { "atlas " .. q(MODEL) .. " --out " .. q(out_dir) .. " --quick omega=1e3,1e4 vmax=2,3", "omega and vmax are both lists" },
       { "atlas " .. q(MODEL) .. " --out " .. q(out_dir) .. " --quick omega=1e3,1e4,1e3", "the value 1e3 is given twice in the list" },
       { "atlas " .. q(MODEL) .. " --out " .. q(out_dir) .. " --quick omega=1e3,1e4x", "omega: cannot read '1e4x' as a number" },
+      -- runs that would not finish: refused before anything runs (the work limit, KZ_MAX_WORK)
+      { "atlas " .. q(MODEL) .. " --out " .. q(out_dir) .. " omega=1e9", "the run would take about 1.7e+12 force evaluations" },
+      { "atlas " .. q(MODEL) .. " --out " .. q(out_dir) .. " --quick omega=1e3,1e9", "1.59e+08 periods at the largest value" },
+      { "solve " .. q(MODEL) .. " method=rk4 n=16 omega=1e10", "the run would take about 1.5e+11 force evaluations (rk4 at n=16" },
       { "solve " .. q(MODEL), "give method=NAME" },
       { "solve " .. q(MODEL) .. " method=rk4", "method rk4 needs n=" },
       { "solve " .. q(MODEL) .. " method=rk4 n=8 N=3", "has no knob 'N'" },

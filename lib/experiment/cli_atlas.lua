@@ -29,7 +29,7 @@ return function(argv)
   end
   if help_wanted(argv, 2) then out(U.usage.atlas); os.exit(0) end
   if not path or path:match("^%-") or path:match("=") then die("atlas", "give a model file (kapitza atlas --help)") end
-  local o = split_args("atlas", argv, 3, { ["--lua"] = true, ["--quick"] = true }, true)
+  local o = split_args("atlas", argv, 3, { ["--lua"] = true, ["--quick"] = true, ["--force"] = true }, true)
   if not o.out then die("atlas", "give --out DIR") end
   local own = { tol = true, methods = true, refmax = true, reps = true, budget = true }
   local mine, rest = take("atlas", o.kv, own)
@@ -107,6 +107,18 @@ return function(argv)
       if not have[n] then die("atlas", string.format("methods: no method '%s' for this model (it has %s)", n, table.concat(all, ", "))) end
     end
   end
+  -- the work, before anything runs: the reference (RK4 with m and 2m steps per fast period, 12 m
+  -- evaluations a period) and the direct steppers' ladders (about 1e4 a period) grow like the
+  -- number of fast periods T/period; the averaging methods' do not
+  local MF, w, Kmax = require "modelfile", 0, 0
+  for _, m in ipairs(mfs) do
+    local period = m.period or MF.estimate_period(m) or m.T / 100
+    local K = math.max(1, m.T / period)
+    Kmax = math.max(Kmax, K)
+    w = w + K * (12 * (quick and 32 or 64) + 1e4)
+  end
+  U.check_work("atlas", w, string.format("the reference and the direct steppers, about 1e4 evaluations per fast period; %.3g periods%s",
+                                         Kmax, #mfs > 1 and " at the largest value" or ""), o.flags["--force"])
   if note then io.stderr:write("kapitza atlas: note: ", note, "\n") end
   local ro = { out = o.out, quick = quick, tol = tol, refmax = refmax, reps = reps, budget = budget, keep = keep, say = out }
   if sweep then

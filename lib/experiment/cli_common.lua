@@ -9,6 +9,20 @@ local function die(verb, msg, code)
   os.exit(code or 2)
 end
 
+--- Refuse (one line "kapitza VERB: ...", exit 2, before anything runs) a run whose estimated work w
+-- (force evaluations; `what` says how it is counted) is beyond the work limit (KZ_MAX_WORK, the
+-- scenarios' default), unless force (--force).
+function M.check_work(verb, w, what, force)
+  local S = require "scenario"
+  local limit, err = S.work_limit()
+  if not limit then die(verb, err) end
+  if not (w <= limit) and not force then
+    die(verb, string.format("the run would take about %.2g force evaluations (%s; limit %.2g, KZ_MAX_WORK; about %.2g min " ..
+                            "at 20 ns each): shorten T, lower the fast frequency or the knobs, or pass --force", w, what, limit,
+                            w * 20e-9 / 60))
+  end
+end
+
 M.usage = {
   main = [[
 usage: kapitza VERB ... (kapitza VERB --help for each)
@@ -43,15 +57,16 @@ from a short reference run; the methods by family (lib/lua/capability.lua): yes,
 line; the names kapitza atlas runs (and kapitza solve takes). A given derivative that disagrees
 at y0: exit status 1.]],
   solve = [[
-usage: kapitza solve MODEL.lua method=NAME [knob=value ...] [--error] [--lua] [key=value ...]
+usage: kapitza solve MODEL.lua method=NAME [knob=value ...] [--error] [--lua] [--force] [key=value ...]
 One run of one method of the atlas on the model, with its knobs (the `params` column of the
 atlas, e.g. method=SAM-rk4/rk4 N=16 n=32, method=HMM-V N=64 n=32, method=rk4 n=64): prints the
 state at T (rounded to whole fast periods, as in the atlas), the force evaluations and the CPU
 seconds. --error also computes the atlas's reference and prints the error against it.
-method=list prints the methods and their knobs.]],
+method=list prints the methods and their knobs. A run whose estimated work is beyond the limit
+(KZ_MAX_WORK, default 2e10 force evaluations) is refused before it starts; --force runs it.]],
   atlas = [[
 usage: kapitza atlas MODEL.lua --out DIR [--quick] [--lua] [tol=t1,t2,...] [methods=a,b,...]
-                     [refmax=M] [reps=R] [budget=S] [key=value ...]
+                     [refmax=M] [reps=R] [budget=S] [--force] [key=value ...]
 Every method family the model allows, over ladders cut from its fast period and slow scale, the
 peers when built, against a reference whose accuracy is estimated (RK4, Richardson): error
 against force evaluations and against CPU seconds. Writes DIR/data/atlas-<model>.tsv (every
@@ -64,6 +79,8 @@ DIR/figures/atlas-<model>.svg. Progress on stderr.
   reps     timed repetitions per run (default 3; --quick: 1); budget: a ladder stops after a run
            over this many seconds (default 3)
   --quick  short ladders and fewer variants (seconds, for tests)
+  --force  run even when the estimated work (the reference and the direct steppers, like the
+           number of fast periods T/period) is beyond the limit (KZ_MAX_WORK, default 2e10)
 Other keys are the model's (parameters, T, q0, v0, y0).
 A comma list for one model parameter (omega=1e3,1e4,1e5) sweeps it: the atlas at each value (its
 own reference, period and ladders; the methods keep their names), the runs value by value (data:

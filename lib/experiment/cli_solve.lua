@@ -7,7 +7,7 @@ return function(argv)
   if help_wanted(argv, 2) then out(U.usage.solve); os.exit(0) end
   local path = argv[2]
   if not path or path:match("^%-") or path:match("=") then die("solve", "give a model file (kapitza solve --help)") end
-  local o = split_args("solve", argv, 3, { ["--lua"] = true, ["--error"] = true })
+  local o = split_args("solve", argv, 3, { ["--lua"] = true, ["--error"] = true, ["--force"] = true })
   local method = take("solve", o.kv, { method = true }).method
   if not method then die("solve", "give method=NAME (method=list lists them)") end
   -- the method's knobs are known once the catalogue is built: take every knob name of any method
@@ -43,6 +43,17 @@ return function(argv)
       if not used then die("solve", string.format("method %s has no knob '%s' (its knobs: %s)", method, k, mm.knob)) end
     end
   end
+  -- the work, before anything runs: a direct stepper's n steps per fast period over K periods
+  -- (its est), two knobs N x n (or N x p) micro-steps at up to 32 (8 Newton) evaluations each, an
+  -- adaptive method (tol) at least 60 evaluations a period; --error adds the reference's 12 x 64
+  local w
+  if mm.est then w = mm.est(ctx, x[1])
+  elseif mm.knob == "N,n" then w = 32 * x[1] * x[2]
+  elseif mm.knob == "N,p" then w = 8 * x[1] * x[2]
+  else w = 60 * ctx.K end
+  if o.flags["--error"] then w = w + 12 * 64 * ctx.K end
+  U.check_work("solve", w, string.format("%s at %s; %d fast periods", method, AU.params_of(mm, x[1], x[2] or 0):gsub("^method=%S+ ", ""),
+                                        ctx.K), o.flags["--force"])
   local y
   local run = mm.run
   local t0 = os.clock()

@@ -334,6 +334,19 @@ function M.is_main(level)
   return not M.protecting and arg ~= nil and arg[0] ~= nil and src == "@" .. arg[0]
 end
 
+--- The work limit of a run, in force evaluations: KZ_MAX_WORK, or M.default_max_work; nil and a
+-- one-line reason when KZ_MAX_WORK is not a positive finite number. (Scenarios, `kapitza atlas`,
+-- `kapitza solve` and the ensemble sweep refuse, before anything runs, work beyond it.)
+function M.work_limit()
+  local env = os.getenv("KZ_MAX_WORK")
+  if not env then return M.default_max_work end
+  local v = M.number(env)
+  if not v or not (v > 0) or v == math.huge then
+    return nil, string.format("KZ_MAX_WORK='%s': not a positive finite number (the work limit, default %.2g)", env, M.default_max_work)
+  end
+  return v
+end
+
 --- Parse the command line; returns the parameter table (with .out, .quick, .force).
 --
 -- The first call runs the whole script again, protected (M.protected): the scenario file (arg[0])
@@ -387,15 +400,8 @@ function M:parse(argv)
     P[p[1]] = v
   end
   self.P = P
-  local limit = M.default_max_work
-  local env = os.getenv("KZ_MAX_WORK")
-  if env then
-    limit = M.number(env)
-    if not limit or not (limit > 0) then
-      die(self.id, string.format("KZ_MAX_WORK='%s': not a positive finite number (the work limit, default %.2g)",
-                                 env, M.default_max_work))
-    end
-  end
+  local limit, lerr = M.work_limit()
+  if not limit then die(self.id, lerr) end
   if self.work then -- refuse runs that would not finish, with the estimate
     local n, what = self.work(P)
     assert(type(n) == "number", self.id .. ": the work estimate is not a number")

@@ -473,13 +473,8 @@ end
 -- every member's evaluations plus the reading of every point's data (about 40 us, counted as
 -- 2000 evaluations).
 local function work_limit(die)
-  local env, limit = os.getenv("KZ_MAX_WORK"), S.default_max_work
-  if env then
-    limit = S.number(env)
-    if not limit or not (limit > 0) or limit == math.huge then
-      die(string.format("KZ_MAX_WORK='%s': not a positive finite number (the work limit, default %.2g)", env, S.default_max_work))
-    end
-  end
+  local limit, err = S.work_limit()
+  if not limit then die(err) end
   return limit
 end
 

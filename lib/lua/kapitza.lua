@@ -167,7 +167,7 @@ M.max_vec = 2^27
 function M.vec(n, init)
   assert(type(n) == "number" and n >= 0 and n == math.floor(n), "vec: n must be a whole number")
   if n > M.max_vec then
-    error(string.format("a buffer of %.3g numbers (%.3g GB) was asked for, more than one run can hold (%.3g): " ..
+    error(string.format("kz.vec: a buffer of %.3g numbers (%.3g GB) was asked for, more than one run can hold (%.3g): " ..
                         "the span is too long for the step, or a count too large%s", n, n * 8e-9, M.max_vec, M.changed_keys()), 2)
   end
   if init then

@@ -26,6 +26,7 @@ local kz = require "kapitza"
 local S = require "scenario"
 local F = require "files"
 local MF = require "modelfile"
+local SF = require "sweep_figure"
 
 local M = {}
 
@@ -137,7 +138,7 @@ end
 -- The command line: { model, dir, over, fixed (model key=value), comps (fixed components),
 -- method, knobs, lua, threads }.
 local function parse(args, die)
-  local usage = "usage: sweep.lua ensemble MODEL.lua DIR --over key=v1,v2 ... [method=NAME] [knobs] [key=value ...] [--lua] [--threads N] [--force]"
+  local usage = "usage: sweep.lua ensemble MODEL.lua DIR --over key=v1,v2 ... [method=NAME] [knobs] [plot=NAME|none] [key=value ...] [--lua] [--threads N] [--force]"
   local path, dir = args[1], args[2]
   if not path or not dir or path:match("^%-") or dir:match("^%-") or path:match("=") or dir:match("=") then die(usage) end
   local c = { path = path, dir = dir, over = {}, fixed = {}, knobs = {}, lua = false }
@@ -164,6 +165,7 @@ local function parse(args, die)
       once(k)
       M.value_ok(k, v, die)
       if k == "method" then c.method = v
+      elseif k == "plot" then c.plot = v
       elseif KNOBS[k] then c.knobs[k] = v
       else c.fixed[#c.fixed + 1] = { key = k, value = v } end
       i = i + 1
@@ -190,6 +192,7 @@ local function parse(args, die)
     if not mine[k] then die(string.format("method %s has no knob '%s' (its knobs: %s)", c.method, k, knob_list(c.method))) end
   end
   for _, o in ipairs(c.over) do
+    if o.key == "plot" then die("'plot' chooses the component the figure shows: give one plot=NAME, not a list") end
     if o.key == "method" or KNOBS[o.key] then
       die(string.format("'%s' cannot be swept: one ensemble call runs one method configuration (sweep the model's keys)", o.key))
     end
@@ -231,7 +234,7 @@ local function load_points(c, points, die, first)
     die(string.format("the model's name '%s' is not usable in a file name", tostring(spec.name)))
   end
   for _, p in ipairs(spec.params) do
-    if KNOBS[p] or p == "method" then
+    if KNOBS[p] or p == "method" or p == "plot" then
       die(string.format("the model's parameter '%s' has the name of one of this command's keys; rename it", p))
     end
   end
@@ -294,7 +297,7 @@ local function load_points(c, points, die, first)
     -- unless they run their own models (the Lua path)
     if n == 1 or how == "lua" then out[n] = { mf = mf, y0 = y0 }
     else out[n] = { mf = { values = mf.values, T = mf.T, period = mf.period }, y0 = y0 } end
-    if n == 1 and first then first(mf) end
+    if n == 1 and first then first(mf, nq, dim) end
     if out[1].mf.T ~= mf.T then
       die(string.format("the end time T differs between points (%s, %s: the model computes it from the swept keys): give T=... fixed",
                         num(out[1].mf.T), num(mf.T)))
@@ -489,7 +492,8 @@ function M.main(args, die, abs)
   local limit = work_limit(die)
   local points = M.product(c.over)
   local x
-  local pts, spec, nq, dim, how = load_points(c, points, die, function(mf)
+  local pts, spec, nq, dim, how = load_points(c, points, die, function(mf, nq1, dim1)
+    SF.check(c.plot, state_names(nq1, dim1), die)
     x = knob_values(c, mf.T, die)
     local w = count * (member_work(c, x) + 2000)
     if not (w <= limit) and not c.force then
@@ -556,7 +560,11 @@ function M.main(args, die, abs)
   local path = abs(c.dir) .. "/data/sweep-" .. spec.name .. ".tsv"
   local ok, err = F.write_atomic(path, table.concat(L, "\n") .. "\n")
   if not ok then die(err) end
-  io.stderr:write(string.format("sweep: %d points in %.3g s (%d failed): wrote %s\n", #pts, secs, nbad, path))
+  -- the figure after the data (which stay written if gnuplot fails: exit 1, one line)
+  local what = string.format("%s, %s %s, T = %.4g", spec.name, c.method, table.concat(kv, " "), T)
+  local fig = SF.draw(c, spec, state_names(nq, dim), status, what, abs(c.dir))
+  io.stderr:write(string.format("sweep: %d points in %.3g s (%d failed): wrote %s%s\n", #pts, secs, nbad, path,
+                                fig and (" and " .. fig) or ""))
   return path
 end
 

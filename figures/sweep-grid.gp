@@ -23,11 +23,12 @@ X = 'coord(column(xkey), xmode, $0, xn, xstride)'
 Y = 'coord(column(ykey), ymode, $0, yn, ystride)'
 if (xmode eq 'log') { set format x "10^{%g}"; set xtics xtic }
 if (ymode eq 'log') { set format y "10^{%g}"; set ytics ytic }
-# an index axis has its values as tic labels; a linear one of at most 12 values tics at them
+# an index axis has its values as tic labels; another one of at most 12 values tics at them
 if (xmode eq 'index') { set xtics () ; do for [i = 1:xn] { set xtics add (word(xvalues, i) i) } }
 if (ymode eq 'index') { set ytics () ; do for [i = 1:yn] { set ytics add (word(yvalues, i) i) } }
-if (xmode eq 'lin' && xn <= 12) { set xtics () ; do for [i = 1:xn] { set xtics add (word(xvalues, i) real(word(xvalues, i))) } }
-if (ymode eq 'lin' && yn <= 12) { set ytics () ; do for [i = 1:yn] { set ytics add (word(yvalues, i) real(word(yvalues, i))) } }
+at(v, mode) = mode eq 'log' ? log10(real(v)) : real(v)
+if (xmode ne 'index' && xn <= 12) { set xtics () ; do for [i = 1:xn] { set xtics add (word(xvalues, i) at(word(xvalues, i), xmode)) } }
+if (ymode ne 'index' && yn <= 12) { set ytics () ; do for [i = 1:yn] { set ytics add (word(yvalues, i) at(word(yvalues, i), ymode)) } }
 set offsets 0, 0, 0, 0
 set autoscale xfix
 set autoscale yfix

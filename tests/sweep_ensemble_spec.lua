@@ -6,7 +6,9 @@
 -- model's sin and cos of the states take the same values member by member on this machine).
 -- The Lua functions (--lua) run member by member, said on stderr, into the same file. Bad input
 -- (an unknown key, an empty list, T or a knob swept, omega swept under the HMM) is one line on
--- stderr, exit status 2, and nothing written; emit given a model file names `ensemble`.
+-- stderr, exit status 2, and nothing written; emit given a model file names `ensemble`. The figure
+-- (gnuplot): a line plot for one swept key, a heat map for two (plot=NAME its component), none for
+-- three or plot=none; plot=bogus refused before the run.
 local U = require "testutil"
 local F = require "files"
 local kz = require "kapitza"
@@ -171,6 +173,61 @@ describe("sweep ensemble: a grid as one ensemble call", function()
                                      q(MODEL), q(dir)))
     assert.are.equal(0, st, err)
     assert.is_true(F.is_dir(dir))
+  end)
+
+  -- the figure (lib/experiment/sweep_figure.lua): drawn by gnuplot from the TSV when one runs
+  local has_gnuplot = os.execute("gnuplot --version >/dev/null 2>&1") == 0
+  local function svg(path) -- the text of a file, nil when there is none
+    local f = io.open(path, "rb")
+    if not f then return nil end
+    local t = f:read("*a")
+    f:close()
+    return t
+  end
+
+  it("the figure: one key a line plot, two a heat map (plot=NAME its component), plot=none none", function()
+    if not has_gnuplot then return pending("no gnuplot") end
+    local dir = tmp .. "/fig1"
+    local st, _, err = sweep(dir, "--over vmax=1,2,3 n=10")
+    assert.are.equal(0, st, err)
+    local t = svg(dir .. "/figures/sweep-pend2.svg")
+    assert.is_truthy(t and #t > 0, err)
+    assert.is_truthy(err:find("and " .. dir .. "/figures/sweep-pend2.svg", 1, true), err)
+    assert.matches(">vmax<", t) -- the x label
+    for _, n in ipairs { "q1", "q2", "v1", "v2" } do assert.matches(">" .. n .. "<", t) end -- the legend
+    dir = tmp .. "/fig2"
+    st, _, err = sweep(dir, "--over vmax=1,2,3 --over omega=1e2,1e3,1e4 n=10")
+    assert.are.equal(0, st, err)
+    t = svg(dir .. "/figures/sweep-pend2.svg")
+    assert.is_truthy(t and #t > 0, err)
+    assert.matches(">vmax<", t)
+    assert.matches(">omega %(log scale%)<", t)
+    assert.matches(">q1 at T<", t) -- the colour bar: the first position by default
+    st, _, err = sweep(dir, "--over vmax=1,2,3 --over omega=1e2,1e3,1e4 n=10 plot=v2")
+    assert.are.equal(0, st, err)
+    t = svg(dir .. "/figures/sweep-pend2.svg")
+    assert.matches(">v2 at T<", t)
+    assert.is_nil(t:find(">q1 at T<", 1, true))
+    -- plot=none: no figure, and the earlier one (of other data) is gone
+    st, _, err = sweep(dir, "--over vmax=1,2,3 --over omega=1e2,1e3,1e4 n=10 plot=none")
+    assert.are.equal(0, st, err)
+    assert.is_truthy(svg(dir .. "/data/sweep-pend2.tsv"))
+    assert.is_false(F.is_dir(dir .. "/figures"))
+  end)
+
+  it("the figure: three keys none (one line why), plot=bogus refused before the run", function()
+    local dir = tmp .. "/fig3"
+    local st, out, err = sweep(dir, "--over vmax=1,2 --over g=9,10 --over l=1,2 n=10")
+    assert.are.equal(0, st, err)
+    assert.is_truthy(svg(dir .. "/data/sweep-pend2.tsv"))
+    assert.is_false(F.is_dir(dir .. "/figures"))
+    assert.are.equal(1, select(2, err:gsub("no figure: 3 keys with more than one value", "")), err)
+    dir = tmp .. "/fig4"
+    st, out, err = sweep(dir, "--over vmax=1,2 n=10 plot=bogus")
+    assert.are.equal(2, st, err)
+    assert.are.equal("", out)
+    assert.are.equal("sweep: plot=bogus: not a state column of this model (its columns: q1, q2, v1, v2; or plot=none)\n", err)
+    assert.is_false(F.is_dir(dir))
   end)
 
   it("emit given a model file says to use ensemble", function()

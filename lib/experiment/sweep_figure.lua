@@ -5,13 +5,16 @@
 --   one swept key (with more than one value): the final state against it, one line per
 --     component (plot=NAME: that one only), failed points left out, marked by a grey x at the
 --     bottom and counted in the title (figures/sweep-line.gp); a log x axis when the values are
---     positive and span more than a factor 100;
+--     positive and span more than a factor 100 or are evenly spaced in log but not in linear;
 --   two: a heat map of one component (plot=NAME; default the first position, q, q1 or y1) over
 --     (key1, key2), one cell per point, failed points grey (figures/sweep-grid.gp). Each axis
---     shows the real values when they are evenly spaced: in log10 when they are positive, span
---     more than a factor 100 and are evenly spaced in log, else linear when evenly spaced in
---     linear; otherwise it is the index of the value with the values as tic labels;
---   three or more: no figure, one line on stderr (the data are written).
+--     shows the real values when they are evenly spaced: on a log axis (log10 of the values) when
+--     they are evenly spaced in log and that axis is chosen as for one key, else on a linear
+--     axis when evenly spaced in linear; otherwise the axis is the index of the value, the values
+--     as its tic labels (not to scale, said in the label). Tics at the values when there are at
+--     most 12 of them;
+--   three or more, or more than M.max_points points: no figure, one line on stderr (the data are
+--     written).
 -- The data are written first (atomically); a gnuplot that runs but fails on the script is one
 -- line on stderr and exit status 1, the data kept. A sweep that draws no figure (plot=none, three
 -- keys, no gnuplot, gnuplot failed) removes the figure an earlier sweep of the model left in DIR
@@ -19,6 +22,9 @@
 local S = require "scenario"
 
 local M = {}
+
+-- The most points a figure draws (measured: 40000 cells of a heat map, 3.5 s of gnuplot, 4.4 MB).
+M.max_points = 1e5
 
 -- a name as gnuplot's enhanced text shows it
 local function gp_text(s) return (tostring(s):gsub("[_^@&~{}]", "\\%0")) end
@@ -41,20 +47,24 @@ local function even(v, f)
   return true
 end
 
-local function positive_wide(v)
+local function linear(x) return x end
+
+-- A log axis for the values v: positive, and spanning more than a factor 100 or evenly spaced in
+-- log and not in linear (1e2, 1e3, 1e4).
+local function logscale(v)
   local lo, hi = math.huge, -math.huge
   for _, x in ipairs(v) do lo, hi = math.min(lo, x), math.max(hi, x) end
-  return lo > 0 and hi / lo > 100
+  return lo > 0 and (hi / lo > 100 or (even(v, math.log10) and not even(v, linear)))
 end
 
 -- How an axis shows its values v (numbers in --over order): mode (lin, log, index) and the
 -- half-width of a cell in the plotted coordinate.
 local function axis(v)
   local n = #v
-  if positive_wide(v) and even(v, math.log10) then
+  if logscale(v) and even(v, math.log10) then
     return "log", math.abs(math.log10(v[n]) - math.log10(v[1])) / (n - 1) / 2
   end
-  if even(v, function(x) return x end) then return "lin", math.abs(v[n] - v[1]) / (n - 1) / 2 end
+  if even(v, linear) then return "lin", math.abs(v[n] - v[1]) / (n - 1) / 2 end
   return "index", 0.5
 end
 
@@ -78,9 +88,10 @@ function M.draw(c, spec, names, status, what, dir)
     end
     stride = stride * #o.values
   end
-  if #axes == 0 or #axes > 2 then
+  if #axes == 0 or #axes > 2 or #status > M.max_points then
     io.stderr:write(string.format("sweep: no figure: %s (the data are written)\n", #axes == 0 and "one point"
-      or string.format("%d keys with more than one value (a figure shows one or two)", #axes)))
+      or #axes > 2 and string.format("%d keys with more than one value (a figure shows one or two)", #axes)
+      or string.format("%d points, more than the %d an SVG figure draws here (plot the TSV)", #status, M.max_points)))
     return none()
   end
   local nbad = 0
@@ -97,7 +108,7 @@ function M.draw(c, spec, names, status, what, dir)
     local lab = {}
     for i, n in ipairs(comps) do lab[i] = gp_text(n) end
     vars.key, vars.keylabel, vars.comps, vars.labels = a.key, gp_text(a.key), comps, lab
-    vars.logx = positive_wide(a.values) and 1 or 0
+    vars.logx = logscale(a.values) and 1 or 0
     vars.ylabel = #comps == 1 and (gp_text(comps[1]) .. " at T") or "state at T"
     vars.title = string.format("%s at T against %s: %s%s", #comps == 1 and gp_text(comps[1]) or "the state",
                                gp_text(a.key), gp_text(what), failed)

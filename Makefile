@@ -174,8 +174,8 @@ SONAME     := libkapitza.so.$(VMAJOR)
 SOFILE     := libkapitza.so.$(VERSION)
 LUAOTHER   := $(filter-out lib/lua/kapitza.lua,$(LUAMOD))
 KZHDR      := $(wildcard lib/include/kapitza/*.h)
-# what bin/kapitza needs besides the modules: the atlas figures and the sweep tool (in LUADIR/kapitza)
-KZDATA     := figures/style.gpi figures/atlas-model.gp figures/atlas-model-sweep.gp figures/atlas-model-scaling.gp scripts/sweep.lua
+# what bin/kapitza needs besides the modules: the atlas and sweep figures and the sweep tool (in LUADIR/kapitza)
+KZDATA     := figures/style.gpi figures/atlas-model.gp figures/atlas-model-sweep.gp figures/atlas-model-scaling.gp figures/sweep-line.gp figures/sweep-grid.gp scripts/sweep.lua
 # kapitza.pc: a directory under PREFIX as ${prefix}/..., and spaces escaped as pkg-config reads them
 pc_rel     = $(subst |$(PREFIX)/,,|$(1))
 pc_esc     = $(subst $(space),\$(space),$(1))

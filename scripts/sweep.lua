@@ -29,7 +29,7 @@
 --       holds files of another scenario, a staging folder or a partial write, a shard directory
 --       that is not part of this sweep, or a damaged sweep.txt is refused in one line.
 --   luajit scripts/sweep.lua ensemble MODEL.lua DIR --over key=v1,v2,... [--over key2=...] [method=NAME]
---                                 [knobs] [key=value ...] [--lua] [--threads N] [--force]
+--                                 [knobs] [key=value ...] [plot=NAME|none] [--lua] [--threads N] [--force]
 --       not a scenario but a model file (lib/experiment/modelfile.lua): the product of the --over
 --       lists (the first outermost, the point order of emit) over its parameters and initial state
 --       (q0, v0 for one degree of freedom; q0_<i>, v0_<i>, y0_<i> one component for more) runs as
@@ -41,7 +41,13 @@
 --       or method=sam with N macro steps and n micro-steps per fast period. The other key=value
 --       are the model's overrides. A model run with its Lua functions (--lua, or no C source)
 --       cannot be vectorised: its points run one by one in this process through the scalar API
---       (said on stderr), into the same file. Bad input: one line on stderr, exit 2, nothing
+--       (said on stderr), into the same file. Then, from that file, gnuplot draws
+--       DIR/figures/sweep-<model>.svg (lib/experiment/sweep_figure.lua): for one swept key the
+--       state at T against it (figures/sweep-line.gp), for two a heat map of one component
+--       (figures/sweep-grid.gp; plot=NAME chooses the state column, default q, q1 or y1), for
+--       three or more none (said on stderr); plot=none draws none. Without gnuplot the figure is
+--       skipped (said); a gnuplot that fails is one line and exit status 1, the data kept.
+--       Bad input: one line on stderr, exit 2, nothing
 --       written; so is a grid of more than 1e6 points, or a run whose estimated work (points x
 --       each member's force evaluations, plus reading each point) is beyond KZ_MAX_WORK (the
 --       scenarios' limit, default 2e10) unless --force. lib/experiment/sweep_ensemble.lua has the details. Measured on 2 cores: a 20 x 20

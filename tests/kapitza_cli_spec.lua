@@ -390,12 +390,14 @@ return { name = "stiff_pair", nq = 2, params = { "k", "c" }, values = { k = 1e4,
     assert.are.equal(0, st, err)
     local prog = prefix .. "/bin/kapitza"
     local st2, out, err2 = U.run(string.format("(cd / && export KZ_CACHE=%s && env -u KZ_LIB -u LUA_PATH %s atlas %s --out %s " ..
-      "--quick omega=1e3,1e4 methods=HMM-A2,rk4 && env -u KZ_LIB -u LUA_PATH %s check %s omega=1e3)", q(tmp .. "/cache"), q(prog),
-      q(MODEL), q(tmp .. "/ia"), q(prog), q(MODEL)))
+      "--quick omega=1e3,1e4 methods=HMM-A2,rk4 && env -u KZ_LIB -u LUA_PATH %s check %s omega=1e3 && " ..
+      "env -u KZ_LIB -u LUA_PATH %s sweep ensemble %s %s --over vmax=2,3 --over q0_1=0.1,0.3 n=100)", q(tmp .. "/cache"), q(prog),
+      q(MODEL), q(tmp .. "/ia"), q(prog), q(MODEL), q(prog), q(MODEL), q(tmp .. "/ie")))
     assert.are.equal(0, st2, err2 .. out)
     assert.truthy(out:find("kapitza atlas runs: HMM-V, HMM-A2,", 1, true), out)
     assert.truthy(slurp(tmp .. "/ia/figures/atlas-forced_pendulum2d.svg"), "no figure from the installed atlas")
     assert.truthy(slurp(tmp .. "/ia/figures/atlas-forced_pendulum2d-scaling.svg"), "no scaling figure from the installed atlas")
+    assert.truthy(slurp(tmp .. "/ie/figures/sweep-forced_pendulum2d.svg"), "no figure from the installed sweep ensemble")
     local st3, _, err3 = U.run(string.format("%s uninstall PREFIX=%s >/dev/null", MAKE, q(prefix)))
     assert.are.equal(0, st3, err3)
     assert.is_nil(io.open(prog), "uninstall left bin/kapitza")

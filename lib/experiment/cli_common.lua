@@ -97,7 +97,7 @@ usage: kapitza sweep emit SCENARIO DIR --over key=v1,v2 ... [key=value ...]
        kapitza sweep run DIR [-j N]
        kapitza sweep merge DIR
        kapitza sweep ensemble MODEL.lua DIR --over key=v1,v2 ... [method=NAME] [knobs] [key=value ...]
-                              [--lua] [--threads N] [--force]
+                              [plot=NAME|none] [--lua] [--threads N] [--force]
 A sweep of a scenario as independent commands, one per point (scripts/sweep.lua, whose header
 says more): emit writes DIR/commands.txt, run runs it here (GNU parallel or the built-in
 runner), merge joins the shards' data and tables.
@@ -110,6 +110,9 @@ writes DIR/data/sweep-<model>.tsv: per point the swept values, the state at T, s
   method=sam   N RK4 macro steps, n RK4 micro-steps per fast period (one fast period for all)
 Other keys are the model's (parameters, T, q0, v0, y0). A model run with its Lua functions
 (--lua, or no C source) does not vectorise: its points run one by one, said on stderr.
+The figure DIR/figures/sweep-<model>.svg (gnuplot, after the data): one swept key, the state at T
+against it; two, a heat map of one component (plot=NAME, a state column: default q, q1 or y1);
+three or more, none. plot=none draws none; without gnuplot it is skipped, said on stderr.
 A grid of more than 1e6 points, or a run beyond the work limit (KZ_MAX_WORK, default 2e10 force
 evaluations) is refused in one line before anything runs; --force runs past the work limit.]],
 }

@@ -177,13 +177,7 @@ describe("sweep ensemble: a grid as one ensemble call", function()
 
   -- the figure (lib/experiment/sweep_figure.lua): drawn by gnuplot from the TSV when one runs
   local has_gnuplot = os.execute("gnuplot --version >/dev/null 2>&1") == 0
-  local function svg(path) -- the text of a file, nil when there is none
-    local f = io.open(path, "rb")
-    if not f then return nil end
-    local t = f:read("*a")
-    f:close()
-    return t
-  end
+  local svg = F.read -- the text of a file, nil when there is none
 
   it("the figure: one key a line plot, two a heat map (plot=NAME its component), plot=none none", function()
     if not has_gnuplot then return pending("no gnuplot") end

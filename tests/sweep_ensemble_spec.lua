@@ -238,6 +238,19 @@ describe("sweep ensemble: a grid as one ensemble call", function()
     assert.is_false(F.is_dir(dir))
   end)
 
+  it("a model with constraints: the unconstrained methods are refused (they would drop the constraint forces)", function()
+    local con = U.root .. "/scenarios/examples/forced_pendulum2d_constrained.lua"
+    for _, m in ipairs { "n=10", "method=hmm N=4 n=16", "method=sam N=4 n=16" } do
+      local dir = tmp .. "/con"
+      local st, out, err = U.run(string.format("luajit scripts/sweep.lua ensemble %s %s --over vmax=1,2 %s", q(con), q(dir), m))
+      assert.are.equal(2, st, m .. ": " .. err)
+      assert.are.equal("", out)
+      assert.is_truthy(err:find("the model has constraints", 1, true), m .. ": " .. err)
+      assert.are.equal(1, select(2, err:gsub("\n", "")), err)
+      assert.is_false(F.is_dir(dir))
+    end
+  end)
+
   it("emit given a model file says to use ensemble", function()
     local dir = tmp .. "/emit"
     local st, _, err = U.run(string.format("luajit scripts/sweep.lua emit %s %s --over vmax=1,2", q(MODEL), q(dir)))

@@ -516,6 +516,10 @@ function M.main(args, die, abs)
   end)
   local T = pts[1].mf.T
   if c.accel_only and nq == 0 then die(string.format("method %s needs the second-order form (nq, accel); the model is first-order", c.method)) end
+  -- what the model's parts allow (lib/lua/capability.lua): e.g. an unconstrained stepper on a
+  -- model with constraints would drop the constraint forces
+  local okc, why = require("capability").check(pts[1].mf.model, c.method)
+  if not okc then die(string.format("method %s on model %s: %s", c.method, spec.name, why)) end
   if c.method == "hmm" then
     local vib = pts[1].mf.model.vib
     if not vib or nq == 0 then die("method=hmm needs a fast-forced model in second-order form (a parameter omega, nq, accel)") end

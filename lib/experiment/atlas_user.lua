@@ -62,8 +62,8 @@ function M.constrained(model) return cap.parts(model).constraints end
 -- Richardson-extrapolated: experiment.richardson (the constrained models' reference is HERK3,
 -- which keeps the constraints). Returns the states at L, 2L, ..., nout L, the largest estimate
 -- |y_2m - y_m|/(2^p - 1) at the end and the estimates by component.
-function M.richardson(s, stepper, p, y0, L, nout, m)
-  return E.richardson(s, y0, L, nout, m, stepper, p)
+function M.richardson(s, stepper, p, y0, L, nout, m, coarse)
+  return E.richardson(s, y0, L, nout, m, stepper, p, coarse)
 end
 
 --- The context of the atlas on the loaded model file mf (lib/experiment/modelfile.lua): the end time
@@ -97,10 +97,12 @@ function M.setup(mf, o)
   local goal = min_of(tol) / 100
   local evals = 0
   local constrained = M.constrained(model)
+  local fine -- the run with 2m steps of a pass: the next pass's run with m (computed once)
   while o.reference ~= false do
-    if constrained then st, est, ests = M.richardson(model.sys, "herk3", 3, y0, period, K, refm)
-    else st, est, ests = E.richardson(model.sys, y0, period, K, refm) end
-    evals = evals + K * 3 * refm * 4
+    local again = fine ~= nil
+    if constrained then st, est, ests, fine = M.richardson(model.sys, "herk3", 3, y0, period, K, refm, fine)
+    else st, est, ests, fine = E.richardson(model.sys, y0, period, K, refm, nil, nil, fine) end
+    evals = evals + K * (again and 2 or 3) * refm * 4
     ests.all = est -- the largest over the whole state (E.richardson's)
     local s = 0
     for i = 1, n do s = s + ests[i] * ests[i] end

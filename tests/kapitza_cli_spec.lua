@@ -42,6 +42,12 @@ describe("kapitza: the command line", function()
     end
   end)
 
+  it("check at omega = 0 (no fast period): runs, and says the averaged force is not compared (a traceback before)", function()
+    local st, out, err = kz("check " .. q(MODEL) .. " omega=0")
+    assert.are.equal(0, st, err)
+    assert.truthy(out:find("averaged force: not compared with the HMM's estimate (no fast period", 1, true), out)
+  end)
+
   it("bad input: one line naming the problem, exit 2, nothing on stdout and nothing written", function()
     local out_dir = tmp .. "/never"
     local cases = {
@@ -62,6 +68,11 @@ describe("kapitza: the command line", function()
       { "atlas " .. q(MODEL) .. " --out " .. q(out_dir) .. " omega=1e9", "the run would take about 1.7e+12 force evaluations" },
       { "atlas " .. q(MODEL) .. " --out " .. q(out_dir) .. " --quick omega=1e3,1e9", "1.59e+08 periods at the largest value" },
       { "solve " .. q(MODEL) .. " method=rk4 n=16 omega=1e10", "the run would take about 1.5e+11 force evaluations (rk4 at n=16" },
+      -- fuzz findings: a fast period that is not finite or too many periods to count (a traceback
+      -- or an endless divisor loop before), a method's non-finite failure (exit 1 with a position)
+      { "solve " .. q(MODEL) .. " method=HMM-V N=8 n=16 omega=1e308", "= 1.59e+307 fast periods: more than can be counted" },
+      { "atlas " .. q(MODEL) .. " --out " .. q(out_dir) .. " --quick omega=2^-1074", "the fast period inf (2 pi/omega" },
+      { "solve " .. q(MODEL) .. " method=HMM-V N=8 n=16 k=1e300", "kapitza solve: kz_hmm_run: the solution became non-finite" },
       { "solve " .. q(MODEL), "give method=NAME" },
       { "solve " .. q(MODEL) .. " method=rk4", "method rk4 needs n=" },
       { "solve " .. q(MODEL) .. " method=rk4 n=8 N=3", "has no knob 'N'" },

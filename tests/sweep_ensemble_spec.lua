@@ -251,6 +251,15 @@ describe("sweep ensemble: a grid as one ensemble call", function()
     end
   end)
 
+  it("every point failing: the data are written, no figure, said in one line (gnuplot failed on it before)", function()
+    local dir = tmp .. "/allfail"
+    local st, _, err = sweep(dir, "--over vmax=1e300,2e300 n=64") -- a force beyond 1e100: every member leaves the bound
+    assert.are.equal(0, st, err)
+    assert.is_truthy(err:find("no figure: none of the 2 points finished", 1, true), err)
+    assert.is_truthy(F.read(dir .. "/data/sweep-pend2.tsv"):find("failed:", 1, true))
+    assert.is_false(F.is_dir(dir .. "/figures"))
+  end)
+
   it("emit given a model file says to use ensemble", function()
     local dir = tmp .. "/emit"
     local st, _, err = U.run(string.format("luajit scripts/sweep.lua emit %s %s --over vmax=1,2", q(MODEL), q(dir)))

@@ -33,8 +33,15 @@ end
 -- The divisors d of K with K/d >= minM (whole macro steps of K/d periods; the multirevolution
 -- method needs K/d > 4) nearest (in log) to each wanted count.
 local function divisor_counts(K, wanted, minM)
-  local divs = {}
-  for d = 1, K do if K % d == 0 and K / d >= minM then divs[#divs + 1] = d end end
+  local divs, big = {}, {}
+  for d = 1, math.floor(math.sqrt(K)) do -- the divisors in pairs (d, K/d): sqrt(K) trials
+    if K % d == 0 then
+      if K / d >= minM then divs[#divs + 1] = d end
+      local e = K / d
+      if e ~= d and K / e >= minM then big[#big + 1] = e end
+    end
+  end
+  for i = #big, 1, -1 do divs[#divs + 1] = big[i] end
   local t = {}
   for _, w in ipairs(wanted) do
     local best, bd

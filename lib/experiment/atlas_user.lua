@@ -66,6 +66,20 @@ function M.richardson(s, stepper, p, y0, L, nout, m, coarse)
   return E.richardson(s, y0, L, nout, m, stepper, p, coarse)
 end
 
+--- T/period, the number of fast periods of a run, checked: a positive finite period (psrc: where it
+-- comes from) and a count that a double holds exactly (at most 2^53); a one-line error otherwise.
+function M.periods(T, period, psrc)
+  if not (period > 0 and period < math.huge) then
+    error(string.format("the fast period %.3g (%s) is not a positive finite number", period, psrc or "the model's"), 0)
+  end
+  local K0 = T / period
+  if not (K0 <= 2 ^ 53) then
+    error(string.format("T/period = %.3g/%.3g = %.3g fast periods: more than can be counted (at most 2^53); " ..
+                        "shorten T or lower the fast frequency", T, period, K0), 0)
+  end
+  return K0
+end
+
 --- The context of the atlas on the loaded model file mf (lib/experiment/modelfile.lua): the end time
 -- rounded to K whole fast periods (a multiple of 32 when there are at least 64, so that the
 -- macro grids of SAM and the multirevolution method divide it), the reference at T (RK4 with m
@@ -87,7 +101,7 @@ function M.setup(mf, o)
     psrc = "estimated: 2 pi / (fastest natural frequency at y0, from the Jacobian of the force)"
     if not period then period, psrc = mf.T / 100, "none found (the force does not vary with the state at y0): T/100" end
   end
-  local K0 = mf.T / period
+  local K0 = M.periods(mf.T, period, psrc)
   local K = o.K or AM.whole_periods(mf.T, period, o.multiple or (K0 >= 64 and 32 or 1))
   local T = o.T or K * period
   local model, y0 = mf.model, mf.y0

@@ -97,7 +97,7 @@ return function(argv)
       keep[n] = true
     end
     local okc, c0 = pcall(AU.setup, mf, { reference = false })
-    if not okc then die("atlas", c0, 1) end
+    if not okc then U.fail("atlas", c0) end
     local have, all = {}, {}
     for _, m in ipairs(AC.catalogue(c0, { quick = quick })) do have[m.name] = true; all[#all + 1] = m.name end
     local names = {}
@@ -113,7 +113,9 @@ return function(argv)
   local MF, w, Kmax = require "modelfile", 0, 0
   for _, m in ipairs(mfs) do
     local period = m.period or MF.estimate_period(m) or m.T / 100
-    local K = math.max(1, m.T / period)
+    local okp, K0 = pcall(AU.periods, m.T, period, m.period_source)
+    if not okp then die("atlas", K0) end
+    local K = math.max(1, K0)
     Kmax = math.max(Kmax, K)
     w = w + K * (12 * (quick and 32 or 64) + 1e4)
   end

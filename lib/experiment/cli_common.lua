@@ -9,6 +9,18 @@ local function die(verb, msg, code)
   os.exit(code or 2)
 end
 
+--- Stop on an error raised by the library or a setup: one line "kapitza VERB: ...". A refusal --
+-- the library's (a C status through a binding, "kz_...: ...", or a binding's own "hmm.run: ...")
+-- or a deliberate one-line error (raised without a position) -- is the answer to this input: exit
+-- 2, the message without the Lua position. Anything else (a position: a bug) exits 1 as it is.
+function M.fail(verb, err)
+  local msg = tostring(err):gsub("\n.*", "")
+  local lib = msg:match("^[^:]*%.lua:%d+: (kz_.*)$") or msg:match("^(kz_.*)$")
+              or msg:match("^[^:]*/lib/[%w_/]+%.lua:%d+: ([%w_]+%.[%w_]+: .*)$")
+  if lib then die(verb, lib, 2) end
+  die(verb, msg, msg:match("^[^:]*%.lua:%d+: ") and 1 or 2)
+end
+
 --- Refuse (one line "kapitza VERB: ...", exit 2, before anything runs) a run whose estimated work w
 -- (force evaluations; `what` says how it is counted) is beyond the work limit (KZ_MAX_WORK, the
 -- scenarios' default), unless force (--force).

@@ -18,7 +18,7 @@ return function(argv)
   local AC = require "atlas_catalogue"
   local S = require "scenario"
   local okc, ctx = pcall(AU.setup, mf, { reference = o.flags["--error"] == true })
-  if not okc then die("solve", ctx, 1) end
+  if not okc then U.fail("solve", ctx) end
   local methods = AC.catalogue(ctx, {})
   if method == "list" then
     for _, m in ipairs(methods) do out(string.format("%-20s %-8s knobs %s", m.name, m.family, m.knob)) end
@@ -65,7 +65,7 @@ return function(argv)
     return run(cx, x[1], x[2] or 0)
   end)
   local secs = os.clock() - t0
-  if not okr then die("solve", err, 1) end
+  if not okr then U.fail("solve", err) end
   if err == nil then die("solve", string.format("this point of %s does not exist for the model (e.g. the multirevolution method needs K/N > 4 whole periods per step)", method)) end
   out(string.format("%s on %s: T = %.17g (%d fast periods)", AU.params_of(mm, x[1], x[2] or 0), mf.name, ctx.T, ctx.K))
   out(string.format("  %s(T) = (%s)", #y == mf.dim and "y" or (mf.nq > 0 and "q" or "y"), fmt_list(y, "%.17g")))

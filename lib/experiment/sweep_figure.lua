@@ -13,8 +13,8 @@
 --     axis when evenly spaced in linear; otherwise the axis is the index of the value, the values
 --     as its tic labels (not to scale, said in the label). Tics at the values when there are at
 --     most 12 of them;
---   three or more, or more than M.max_points points: no figure, one line on stderr (the data are
---     written).
+--   three or more, more than M.max_points points, or no point that finished: no figure, one line
+--     on stderr (the data are written).
 -- The data are written first (atomically); a gnuplot that runs but fails on the script is one
 -- line on stderr and exit status 1, the data kept. A sweep that draws no figure (plot=none, three
 -- keys, no gnuplot, gnuplot failed) removes the figure an earlier sweep of the model left in DIR
@@ -96,6 +96,10 @@ function M.draw(c, spec, names, status, what, dir)
   end
   local nbad = 0
   for _, s in ipairs(status) do if s ~= "ok" then nbad = nbad + 1 end end
+  if nbad == #status then
+    io.stderr:write(string.format("sweep: no figure: none of the %d points finished (the data are written)\n", #status))
+    return none()
+  end
   local failed = nbad > 0 and string.format("; %d of %d points failed (%s)", nbad, #status,
                                             #axes == 1 and "grey x, left out" or "grey") or ""
   local sc = S.new { id = "sweep", title = "sweep ensemble " .. c.path, params = {} }

@@ -350,19 +350,7 @@ local function run_ensemble(c, pts, spec, nq, dim, x, threads, die)
       values[p] = same and col[1] or col
     end
   end
-  -- ens.user counts the members by the parameter lists: a sweep of the initial state alone gives
-  -- one parameter as Mn copies of its value
-  local listed, first = false, nil
-  for _, p in ipairs(spec.params) do
-    if type(values[p]) == "table" then listed = true end
-    if first == nil and type(values[p]) == "number" then first = p end
-  end
-  if Mn > 1 and not listed and first then
-    local col = {}
-    for m = 1, Mn do col[m] = values[first] end
-    values[first] = col
-  end
-  local ok, e = pcall(ens.user, spec, values)
+  local ok, e = pcall(ens.user, spec, values, Mn) -- (Mn: also when only the initial states differ)
   if not ok then die((tostring(e):gsub("^[^:\n]*%.lua:%d+: ", ""))) end
   -- the initial states, component by component: a number when shared, else a list over members
   local comp = {}

@@ -98,8 +98,9 @@ end
 -- hand (target_clones: AVX-512, AVX2, or the x86-64 baseline: e.width doubles per vector). The
 -- phase form (the HMM) when the model is fast-forced and every member has the same omega and
 -- theta0. A Lua-function model is refused: its functions are FFI callbacks, one member at a time
--- (run its members with a loop of kz.run / hmm.run).
-function M.user(model, values)
+-- (run its members with a loop of kz.run / hmm.run). members: M when no value is a list (members
+-- that differ only in their initial states); otherwise it must equal the lists' length.
+function M.user(model, values, members)
   if type(model) ~= "table" then fail("user: give a usermodel spec or a model made from one") end
   if model.how == "lua" then fail("user: Lua-function models run member by member: use a loop of kz.run (or give the model's C source)") end
   local spec = model.spec or model
@@ -111,6 +112,11 @@ function M.user(model, values)
       if n and #v ~= n then fail(string.format("user: '%s' has %d values, other lists have %d", tostring(k), #v, n)) end
       n = #v
     end
+  end
+  if members ~= nil then -- the size given (members that differ in their initial states alone)
+    if type(members) ~= "number" or members < 1 or members ~= math.floor(members) then fail("user: members must be a whole number >= 1") end
+    if n and n ~= members then fail(string.format("user: the lists have %d values, members = %d", n, members)) end
+    n = members
   end
   n = n or 1
   if n < 1 then fail("user: a list of values is empty") end

@@ -54,14 +54,17 @@ end
 
 local function rel(a, b) return math.abs(a - b) / math.max(1, math.abs(b)) end
 
--- (a) RK4 on the pendulum ------------------------------------------------------------------------
-do
+-- (a) RK4 on the pendulum, and (a') the same runs on the pendulum written as a user C model
+-- (tests/usermodel_pendulum.lua: ens.user's generated wrappers against the user model's scalar
+-- wrapper). make(values, m) builds the ensemble (m = nil, values by member) or member m's scalar
+-- model; the runs, the check against the scalar runs and the race are the same for both.
+local function rk4_row(label, make)
   local omega, h, n = 100, 1e-4, 2000
   local amps, q0 = {}, {}
   for m = 1, Mn do amps[m], q0[m] = 0.5 + 3 * (m - 1) / Mn, 0.05 + 0.3 * (m - 1) / Mn end
-  local e = ens.pendulum { l = 0.2, g = 9.8, vmax = amps, omega = omega }
+  local e = make({ l = 0.2, g = 9.8, vmax = amps, omega = omega })
   local scal, T = {}, kz.stepper("rk4")
-  for m = 1, Mn do scal[m] = models.pendulum { l = 0.2, g = 9.8, vmax = amps[m], omega = omega } end
+  for m = 1, Mn do scal[m] = make({ l = 0.2, g = 9.8, vmax = amps[m], omega = omega }, m) end
   local y, r, f = kz.vec(2), kz.report(), ffi.new("int[?]", Mn)
   local Y = kz.vec(2 * Mn)
   local function scalar()
@@ -82,41 +85,20 @@ do
     md = math.max(md, rel(Y[m - 1], y[0]), rel(Y[Mn + m - 1], y[1]))
   end
   local ts, te, ratio, lo, hi = race(scalar, ensemble)
-  record("RK4 pendulum omega=100, 2000 steps", Mn, 4 * n, ts, te, ratio, lo, hi, md, e.width)
+  record(label, Mn, 4 * n, ts, te, ratio, lo, hi, md, e.width)
 end
 
--- (a') the same RK4 runs on the pendulum written as a user C model (tests/usermodel_pendulum.lua):
--- ens.user's generated wrappers against the user model's scalar wrapper ----------------------
+rk4_row("RK4 pendulum omega=100, 2000 steps", function(v, m)
+  if m then return models.pendulum(v) end
+  return ens.pendulum(v)
+end)
 do
   local um = require "usermodel"
   local spec = dofile(root .. "/tests/usermodel_pendulum.lua")
-  local omega, h, n = 100, 1e-4, 2000
-  local amps, q0 = {}, {}
-  for m = 1, Mn do amps[m], q0[m] = 0.5 + 3 * (m - 1) / Mn, 0.05 + 0.3 * (m - 1) / Mn end
-  local e = ens.user(spec, { l = 0.2, g = 9.8, vmax = amps, omega = omega })
-  local scal, T = {}, kz.stepper("rk4")
-  for m = 1, Mn do scal[m] = um.model(spec, { l = 0.2, g = 9.8, vmax = amps[m], omega = omega }, "c", { probe = m == 1 }) end
-  local y, r, f = kz.vec(2), kz.report(), ffi.new("int[?]", Mn)
-  local Y = kz.vec(2 * Mn)
-  local function scalar()
-    for m = 1, Mn do
-      y[0], y[1] = q0[m], 0
-      C.kz_run(T, scal[m].sys, 0, h, n, y, r)
-    end
-  end
-  local function ensemble()
-    for m = 0, Mn - 1 do Y[m], Y[Mn + m] = q0[m + 1], 0 end
-    assert(C.kz_ens_run(T, e.c, 0, h, n, Y, f, 1, r) == 0)
-  end
-  local md = 0
-  ensemble()
-  for m = 1, Mn do
-    y[0], y[1] = q0[m], 0
-    C.kz_run(T, scal[m].sys, 0, h, n, y, r)
-    md = math.max(md, rel(Y[m - 1], y[0]), rel(Y[Mn + m - 1], y[1]))
-  end
-  local ts, te, ratio, lo, hi = race(scalar, ensemble)
-  record("RK4 user C pendulum omega=100, 2000 steps", Mn, 4 * n, ts, te, ratio, lo, hi, md, e.width)
+  rk4_row("RK4 user C pendulum omega=100, 2000 steps", function(v, m)
+    if m then return um.model(spec, v, "c", { probe = m == 1 }) end
+    return ens.user(spec, v)
+  end)
 end
 
 -- (b) Table 2.3, H = 1/80, omega = 1e6 -----------------------------------------------------------

@@ -159,6 +159,8 @@ local function emit()
   end
   local script, cmdscript = resolve(id)
   dir = abs(dir)
+  local chk, why = F.check_out(dir, "DIR")
+  if not chk then die(why) end
   local over, fixed, flags = {}, {}, {}
   local key_once, read_over = SE.readers(die)
   local i = 4
@@ -215,14 +217,15 @@ local function emit()
                             q(dir .. "/shards/" .. shard_name(n)), table.concat(args, " "))
     man[#man + 1] = "point " .. shard_name(n) .. " " .. table.concat(p, " ")
   end
-  local existed = F.is_dir(dir)
+  local made, merr = F.make_dirs(dir)
+  if not made then die(merr) end
   local ok, err = F.write_atomic(dir .. "/commands.txt", table.concat(cmds, "\n") .. "\n")
   if ok then
     ok, err = F.write_atomic(dir .. "/sweep.txt", table.concat(man, "\n") .. "\n")
     if not ok then os.remove(dir .. "/commands.txt") end
   end
   if not ok then
-    if not existed then os.remove(dir) end -- (only when empty)
+    F.unmake(made) -- the folders this call made, if still those and empty
     die(err)
   end
   io.stdout:write(table.concat(cmds, "\n"), "\n")
@@ -353,6 +356,8 @@ end
 local function merge()
   local dir = arg[2] and abs(arg[2])
   if not dir or arg[3] then die("usage: sweep.lua merge DIR (DIR/sweep.txt from emit)") end
+  local chk, why = F.check_out(dir, "DIR")
+  if not chk then die(why) end
   local m = manifest(dir, true)
   local n, id = m.shards, m.id
   local want = {}

@@ -22,15 +22,18 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-enum { KZ_RUNNER_PATH_MAX = 4096, KZ_RUNNER_NSIG = 3 };
+enum { KZ_RUNNER_PATH_MAX = 4096, KZ_RUNNER_NSIG = 3, KZ_RUNNER_MADE_MAX = 16 };
 
 static const int guarded[KZ_RUNNER_NSIG] = { SIGINT, SIGTERM, SIGHUP };
 static char stage_path[KZ_RUNNER_PATH_MAX];
-static char created_path[KZ_RUNNER_PATH_MAX]; /* the output folder the run created, or "" */
+static char created_path[KZ_RUNNER_MADE_MAX][KZ_RUNNER_PATH_MAX]; /* folders the run created, deepest first */
+static struct stat stage_id, created_id[KZ_RUNNER_MADE_MAX];      /* their identities (lstat) when guarded */
+static volatile sig_atomic_t ncreated = 0;
 static volatile sig_atomic_t armed = 0;     /* stage_path is set and must be removed */
 static volatile sig_atomic_t installed = 0; /* our handlers are in place; saved[] holds the old */
 static struct sigaction saved[KZ_RUNNER_NSIG];
@@ -64,14 +67,30 @@ static int remove_tree(const char *path)
   return (WIFEXITED(st) && WEXITSTATUS(st) == 0) ? 0 : EIO;
 }
 
+/* Is path (not followed) the directory recorded in id? */
+static int still(const char *path, const struct stat *id)
+{
+  struct stat s;
+  return lstat(path, &s) == 0 && S_ISDIR(s.st_mode) && s.st_dev == id->st_dev && s.st_ino == id->st_ino;
+}
+
+int kz_runner_cleanup(void)
+{
+  const int saved_errno = errno;
+  if (!armed) return 0;
+  armed = 0;
+  /* only while each path is still the directory it was when guarded (lstat is async-signal-safe) */
+  if (still(stage_path, &stage_id)) remove_tree(stage_path);
+  for (int i = 0; i < ncreated; i++) /* deepest first, each only if still ours and empty */
+    if (!still(created_path[i], &created_id[i]) || rmdir(created_path[i]) != 0) break;
+  errno = saved_errno;
+  return 1;
+}
+
 static void on_signal(int sig)
 {
   int saved_errno = errno;
-  if (armed) {
-    armed = 0;
-    remove_tree(stage_path);
-    if (created_path[0]) rmdir(created_path); /* only if empty: the folder as it was (absent) */
-  }
+  kz_runner_cleanup();
   struct sigaction dfl;
   memset(&dfl, 0, sizeof dfl);
   dfl.sa_handler = SIG_DFL;
@@ -90,12 +109,21 @@ int kz_runner_guard(const char *stage, const char *created)
   if (!stage) return KZ_ENULL;
   size_t n = strlen(stage), m = created ? strlen(created) : 0;
   if (n == 0 || n >= KZ_RUNNER_PATH_MAX || m >= KZ_RUNNER_PATH_MAX) return KZ_EBUFFER;
+  struct stat sid, cid;
+  if (lstat(stage, &sid) != 0 || !S_ISDIR(sid.st_mode)) return KZ_EDOMAIN;
+  if (created && (lstat(created, &cid) != 0 || !S_ISDIR(cid.st_mode))) created = NULL;
+  (void)m;
   sigset_t block, old;
   signal_set(&block);
   sigprocmask(SIG_BLOCK, &block, &old);
   memcpy(stage_path, stage, n + 1);
-  if (created) memcpy(created_path, created, m + 1);
-  else created_path[0] = '\0';
+  stage_id = sid;
+  ncreated = 0;
+  if (created) {
+    memcpy(created_path[0], created, m + 1);
+    created_id[0] = cid;
+    ncreated = 1;
+  }
   armed = 1;
   int status = KZ_OK;
   if (!installed) {
@@ -123,6 +151,27 @@ int kz_runner_guard(const char *stage, const char *created)
   return status;
 }
 
+int kz_runner_guard_created(const char *created)
+{
+  if (!created) return KZ_ENULL;
+  const size_t m = strlen(created);
+  if (m == 0 || m >= KZ_RUNNER_PATH_MAX) return KZ_EBUFFER;
+  struct stat cid;
+  if (lstat(created, &cid) != 0 || !S_ISDIR(cid.st_mode)) return KZ_EDOMAIN;
+  sigset_t block, old;
+  signal_set(&block);
+  sigprocmask(SIG_BLOCK, &block, &old);
+  int status = KZ_EBUFFER;
+  if (ncreated < KZ_RUNNER_MADE_MAX) {
+    memcpy(created_path[ncreated], created, m + 1);
+    created_id[ncreated] = cid;
+    ncreated = ncreated + 1;
+    status = KZ_OK;
+  }
+  sigprocmask(SIG_SETMASK, &old, NULL);
+  return status;
+}
+
 int kz_runner_unguard(void)
 {
   sigset_t block, old;
@@ -130,7 +179,7 @@ int kz_runner_unguard(void)
   sigprocmask(SIG_BLOCK, &block, &old);
   armed = 0;
   stage_path[0] = '\0';
-  created_path[0] = '\0';
+  ncreated = 0;
   if (installed) {
     for (int i = 0; i < KZ_RUNNER_NSIG; i++) sigaction(guarded[i], &saved[i], NULL);
     installed = 0;

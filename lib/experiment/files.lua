@@ -23,6 +23,11 @@ local DT_DIR, DT_UNKNOWN = 4, 0
 
 local function errmsg() return ffi.string(C.kzf_strerror(ffi.errno())) end
 
+local function getpid()
+  if not pcall(function() return C.getpid end) then pcall(ffi.cdef, "int getpid(void);") end
+  return C.getpid()
+end
+
 --- The canonical absolute path of an existing file or directory (links resolved, realpath(3)),
 -- or nil when there is none.
 function M.real(path)
@@ -99,8 +104,8 @@ function M.mkdir_p(dir)
   return true
 end
 
---- Write `text` to `path` atomically: a temporary file path.tmp created exclusively (a stale one,
--- or a link planted under that name, is removed first, never followed), then renamed. On any
+--- Write `text` to `path` atomically: a temporary file path.<pid>-<random>.tmp created
+-- exclusively (never over an existing file or link of that name), then renamed. On any
 -- failure (a full disk shows at the write or at the close) the temporary file is removed and
 -- nil and a one-line reason naming `path` are returned.
 function M.write_atomic(path, text)
@@ -109,9 +114,14 @@ function M.write_atomic(path, text)
     local ok, err = M.mkdir_p(parent)
     if not ok then return nil, err end
   end
-  local tmp = path .. ".tmp"
-  os.remove(tmp)
-  local f, err = io.open(tmp, "wx")
+  -- a fresh name each time, created exclusively: nothing of that name (a file, a link) is removed
+  -- or followed
+  local f, err, tmp
+  for _ = 1, 8 do
+    tmp = string.format("%s.%d-%06x.tmp", path, getpid(), math.random(0, 0xffffff))
+    f, err = io.open(tmp, "wx")
+    if f or not tostring(err):match("File exists") then break end
+  end
   if not f then return nil, string.format("cannot write %s: %s", path, tostring(err):gsub("^[^:]*: ", "")) end
   local ok, werr = f:write(text)
   local cok, cerr = f:close()
@@ -125,6 +135,137 @@ function M.write_atomic(path, text)
     return nil, string.format("cannot write %s: %s", path, tostring(rerr):gsub("^[^:]*: ", ""))
   end
   return true
+end
+
+---------------------------------------------------------------------------------------------------
+-- Output directories: what a command may write into, create and remove (issue 25, item 1)
+---------------------------------------------------------------------------------------------------
+-- A command given an output path (--out DIR, a sweep's DIR) never removes or replaces what was
+-- there: a path that exists and is not a directory is refused before anything happens, and what
+-- the command removes afterwards (a staging folder, an output folder it created and left empty)
+-- is checked by identity (device and inode recorded when it was made), never by name alone.
+-- lstat/stat come from the library (lib/core/kz_fs.c: struct stat is platform-specific).
+
+local kz_C
+local function lib()
+  if not kz_C then
+    local kz = require "kapitza"
+    kz_C = kz.C
+  end
+  return kz_C
+end
+
+local kinds = { [0] = "other", "file", "dir", "link", "fifo", "char", "block", "socket" }
+local kind_words = {
+  file = "a regular file", link = "a symbolic link", fifo = "a named pipe (FIFO)", char = "a character device",
+  block = "a block device", socket = "a socket", other = "not a directory",
+}
+
+--- lstat (follow: stat) of path: { kind = "file"|"dir"|"link"|"fifo"|"char"|"block"|"socket"|"other",
+-- dev, ino, uid, mode, size }, or nil and the errno value.
+function M.stat(path, follow)
+  local C = lib()
+  local st, err = ffi.new("kz_fs_info"), ffi.new("int[1]")
+  if C.kz_fs_stat(path, follow and 1 or 0, st, err) ~= 0 then return nil, err[0] end
+  return { kind = kinds[tonumber(st.kind)] or "other", dev = st.dev, ino = st.ino, uid = tonumber(st.uid),
+           mode = tonumber(st.mode), size = tonumber(st.size) }
+end
+
+--- What a kind of file is called in a message ("a regular file", "a named pipe (FIFO)", ...).
+function M.kind_words(kind) return kind_words[kind] or kind end
+
+--- Check an output path before a command writes anything: nil and a one-line reason when it
+-- exists and is not a directory (a regular file, a FIFO, a device, a socket, a symbolic link to
+-- anything but a directory, a dangling one), or when a component of it is such a file; else a
+-- table { exists = bool, link = target or nil }. A symbolic link to a directory is followed on
+-- purpose: `link` holds where it points, for the caller to say so. Nothing is touched.
+function M.check_out(path, what)
+  what = what or "output directory"
+  if type(path) ~= "string" or path == "" then return nil, what .. ": no path given" end
+  local st = M.stat(path, false)
+  if not st then
+    -- missing: each existing ancestor must be a directory (or a link to one)
+    local p = path
+    while true do
+      p = p:match("^(.*)/[^/]+/*$")
+      if not p or p == "" then break end
+      local a = M.stat(p, true)
+      if a and a.kind ~= "dir" then
+        return nil, string.format("%s %s: %s is %s, not a directory (left as it is)", what, path, p, M.kind_words(a.kind))
+      end
+      if a then break end
+    end
+    return { exists = false }
+  end
+  if st.kind == "dir" then return { exists = true } end
+  if st.kind == "link" then
+    local t = M.stat(path, true)
+    local target = M.real(path)
+    if t and t.kind == "dir" then return { exists = true, link = target or "?" } end
+    return nil, string.format("%s %s exists and is a symbolic link to %s, not a directory: refused (left as it is)",
+                              what, path, t and (M.kind_words(t.kind) .. (target and (" " .. target) or "")) or "nothing (dangling)")
+  end
+  return nil, string.format("%s %s exists and is %s, not a directory: refused (left as it is)", what, path, M.kind_words(st.kind))
+end
+
+--- Create `dir` and its missing parents (mode 0755), recording each folder this call made with
+-- its identity: returns that list (deepest last; empty when dir existed), or nil and the reason.
+-- A component that exists and is not a directory stops it (nothing is replaced).
+function M.make_dirs(dir)
+  local made = {}
+  local path = dir:sub(1, 1) == "/" and "" or "."
+  for part in dir:gmatch("[^/]+") do
+    path = path .. "/" .. part
+    if C.kzf_mkdir(path, tonumber("755", 8)) == 0 then
+      local st = M.stat(path, false)
+      if st then made[#made + 1] = { path = path, dev = st.dev, ino = st.ino } end
+    end
+  end
+  if not M.is_dir(dir) then
+    M.unmake(made)
+    return nil, "cannot create directory " .. dir
+  end
+  return made
+end
+
+--- Remove the folders M.make_dirs made (deepest first), each only if it is still the same folder
+-- (device, inode) and empty.
+function M.unmake(made)
+  local Cl = lib()
+  local err = ffi.new("int[1]")
+  for i = #(made or {}), 1, -1 do
+    local d = made[i]
+    if Cl.kz_fs_rmdir_if(d.path, d.dev, d.ino, err) ~= 0 then break end
+  end
+end
+
+--- mkdir(path) with mode 0755: true when this call made it (an existing path of any kind: false).
+function M.mkdir(path) return C.kzf_mkdir(path, tonumber("755", 8)) == 0 end
+
+--- A new file at path holding text (O_CREAT|O_EXCL|O_NOFOLLOW: never over an existing file or
+-- link): true, or nil and the reason.
+function M.write_new(path, text)
+  local Cl = lib()
+  local err = ffi.new("int[1]")
+  if Cl.kz_fs_create(path, text, #text, err) == 0 then return true end
+  return nil, ffi.string(C.kzf_strerror(err[0]))
+end
+
+--- The identity of the directory path (no link followed): { path, dev, ino }, or nil.
+function M.identity(path)
+  local st = M.stat(path, false)
+  if not st or st.kind ~= "dir" then return nil end
+  return { path = path, dev = st.dev, ino = st.ino }
+end
+
+--- Remove the tree of a folder recorded by M.identity (or M.make_dirs), only while it is still
+-- that folder; links inside are removed, never followed. true, or nil and the reason.
+function M.remove_tree(id)
+  if not id then return nil, "nothing recorded" end
+  local Cl = lib()
+  local err = ffi.new("int[1]")
+  if Cl.kz_fs_remove_tree(id.path, id.dev, id.ino, err) == 0 then return true end
+  return nil, ffi.string(C.kzf_strerror(err[0]))
 end
 
 --- The contents of a file, or nil.

@@ -25,7 +25,8 @@ end
 
 -- Directories are created once per process, without a shell: mkdir(2) through the FFI on each
 -- missing component (EEXIST is fine), `mkdir -p` only if the FFI declaration is unavailable.
-local made = {}
+local made_dirs = {}
+local made = made_dirs
 local ffi_ok, ffi = pcall(require, "ffi")
 local sys_mkdir = ffi_ok and pcall(ffi.cdef, "int kz_sc_mkdir(const char *path, unsigned int mode) __asm__(\"mkdir\");")
 local function mkdir_p(dir)
@@ -82,64 +83,89 @@ end
 
 local function sh_quote(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
 
--- Remove a folder and everything in it (no shell when the runner is there).
-local function remove_tree(path)
-  if runner then
-    local err = runner.ffi.new("int[1]")
-    return runner.C.kz_runner_remove(path, err) == 0
-  end
-  local st = os.execute("rm -rf -- " .. sh_quote(path))
-  return st == 0 or st == true
-end
+local F = require "files"
 
 local function list(dir)
   local t = {}
-  local p = io.popen(string.format("ls -A %s 2>/dev/null", sh_quote(dir)))
-  for l in p:lines() do t[#t + 1] = l end
-  p:close()
+  for _, e in ipairs(F.entries(dir) or {}) do t[#t + 1] = e.name end
   return t
 end
 
 -- Lua pattern of a literal string.
 local function literal(s) return (s:gsub("[%^%$%(%)%%%.%[%]%*%+%-%?]", "%%%0")) end
 
+-- A staging folder carries a marker file naming its own identity, written when this process made
+-- it: a later run removes a stale one (its process gone) only when the folder is a real directory
+-- of this user whose marker matches its device and inode, i.e. one a run made, not a folder or
+-- link of that name put there by anyone else.
+local MARK = ".kz-stage"
+local function mark_text(id) return string.format("kapitza staging folder %s %s\n", tostring(id.dev), tostring(id.ino)) end
+local function uid()
+  if not pcall(function() return ffi.C.getuid end) then ffi.cdef "unsigned int getuid(void);" end
+  return tonumber(ffi.C.getuid())
+end
+local function stale_stage(path)
+  local st = F.stat(path, false)
+  if not st or st.kind ~= "dir" or st.uid ~= uid() then return nil end
+  local id = { path = path, dev = st.dev, ino = st.ino }
+  if F.read(path .. "/" .. MARK) ~= mark_text(id) then return nil end
+  return id
+end
+
 --- The staging folder DIR/.kz-stage-<id>-<pid>: checks that --out can be written before any
--- computation (called by parse). Staging folders of this scenario left by a run that was killed
--- (their process is gone) are removed first. The folder is made new (a folder of that name
--- already there is removed: its process is gone, it had our pid), and a signal (SIGINT, SIGTERM,
--- SIGHUP) from now on removes it before the process dies (lib/core/kz_runner.c).
+-- computation (called by parse). --out must be a directory or not exist (then it is made, with
+-- its missing parents, and removed again if the run fails); a path that exists and is anything
+-- else (a file, a FIFO, a device, a dangling link) is refused in one line, exit status 2, and left
+-- exactly as it was. A symbolic link to a directory is followed, and said on stderr. Staging
+-- folders of this scenario left by a run that was killed (their process is gone) are removed
+-- first, each only if its marker names its own identity. The folder is made new (a folder of that
+-- name already there and marked is removed: its process is gone, it had our pid), and a signal
+-- (SIGINT, SIGTERM, SIGHUP) from now on removes it before the process dies (lib/core/kz_runner.c),
+-- as every removal here, only while each path is still the folder this process made.
 function M:open_stage()
   local out = self.P.out
-  self.created_out = not io.open(out .. "/.", "rb") -- (a directory opens for reading on Linux)
-  local ok = pcall(mkdir_p, out)
+  local chk, why = F.check_out(out, "--out")
+  if not chk then die(self.id, why) end
+  if chk.link and not os.getenv("KZ_QUIET") then
+    io.stderr:write(string.format("%s: --out %s is a symbolic link: writing into the directory it points to, %s\n",
+                                  self.id, out, chk.link))
+  end
+  local made = F.make_dirs(out)
+  if not made then die(self.id, string.format("--out %s: cannot create or write that directory", out)) end
+  self.made_out = made
   local me = pid()
-  if ok and runner then
+  if runner then
     local pat = "^%.kz%-stage%-" .. literal(self.id) .. "%-(%d+)$"
     for _, name in ipairs(list(out)) do
       local other = tonumber(name:match(pat))
-      if other and other ~= me and runner.C.kz_runner_alive(other) == 0 then remove_tree(out .. "/" .. name) end
+      if other and other ~= me and runner.C.kz_runner_alive(other) == 0 then
+        local id = stale_stage(out .. "/" .. name)
+        if id then F.remove_tree(id) end
+      end
     end
   end
   local stage = string.format("%s/.kz-stage-%s-%d", out, self.id, me)
   local ok2 = false
-  if ok and sys_mkdir then
-    for _ = 1, 2 do
-      if ffi.C.kz_sc_mkdir(stage, tonumber("755", 8)) == 0 then ok2 = true; break end
-      remove_tree(stage)
-    end
-  elseif ok then
-    ok2 = pcall(mkdir_p, stage)
+  for _ = 1, 2 do
+    if F.mkdir(stage) then ok2 = true; break end
+    local id = stale_stage(stage)
+    if not id then break end
+    F.remove_tree(id)
   end
-  self.stage = ok2 and stage or nil
-  if self.stage and runner then runner.C.kz_runner_guard(stage, self.created_out and out or nil) end
-  local probe = ok2 and io.open(stage .. "/.probe", "wb")
-  if not probe then
-    if not ok2 and self.created_out then os.remove(out) end
+  local sid = ok2 and F.identity(stage)
+  ok2 = sid and F.write_new(stage .. "/" .. MARK, mark_text(sid))
+  if not ok2 then
+    if sid then F.remove_tree(sid) end
+    F.unmake(made)
     die(self.id, string.format("--out %s: cannot create or write that directory", out))
   end
-  probe:close()
-  os.remove(stage .. "/.probe")
-  made[stage] = true
+  self.stage, self.stage_id = stage, sid
+  local created = #made > 0 and made[#made].path or nil
+  if runner then
+    runner.C.kz_runner_guard(stage, created)
+    for i = #made - 1, 1, -1 do runner.C.kz_runner_guard_created(made[i].path) end
+  end
+  made_dirs[stage] = true
   self.written = {}
 end
 
@@ -179,13 +205,17 @@ function M:commit()
     end
     for _, sub in ipairs { "data", "tables", "figures" } do
       for _, name in ipairs(list(out .. "/" .. sub)) do
-        if owned(self.id, name) and not self.written[sub .. "/" .. name] then os.remove(out .. "/" .. sub .. "/" .. name) end
+        if owned(self.id, name) and not self.written[sub .. "/" .. name] then
+          -- this scenario's own earlier output (a file, or a link of that name): never a folder
+          local st = F.stat(out .. "/" .. sub .. "/" .. name, false)
+          if st and (st.kind == "file" or st.kind == "link") then os.remove(out .. "/" .. sub .. "/" .. name) end
+        end
       end
     end
   end)
   if fd then runner.C.kz_runner_unlock(fd) end
   if ok then self.committed = true end
-  remove_tree(self.stage)
+  F.remove_tree(self.stage_id)
   -- a signal that came meanwhile is delivered now, to the guard (the process dies of it, DIR complete)
   if runner then runner.C.kz_runner_hold_signals(0) end
   self:discard()
@@ -195,11 +225,11 @@ end
 --- Remove the staging folder and whatever is in it.
 function M:discard()
   if not self.stage then return end
-  remove_tree(self.stage)
+  F.remove_tree(self.stage_id)
   if runner then runner.C.kz_runner_unguard() end
-  self.stage = nil
-  -- an --out folder this run created and left empty goes too (remove() takes empty folders only)
-  if self.created_out and not self.committed then os.remove(self.P.out) end
+  self.stage, self.stage_id = nil, nil
+  -- the --out folders this run created go too, if still theirs and empty
+  if not self.committed then F.unmake(self.made_out) end
 end
 
 -- A gnuplot string literal (single quotes doubled).

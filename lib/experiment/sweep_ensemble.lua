@@ -141,6 +141,8 @@ local function parse(args, die)
   local usage = "usage: sweep.lua ensemble MODEL.lua DIR --over key=v1,v2 ... [method=NAME] [knobs] [plot=NAME|none] [key=value ...] [--lua] [--threads N] [--force]"
   local path, dir = args[1], args[2]
   if not path or not dir or path:match("^%-") or dir:match("^%-") or path:match("=") or dir:match("=") then die(usage) end
+  local chk, why = F.check_out(dir, "DIR")
+  if not chk then die(why) end
   local c = { path = path, dir = dir, over = {}, fixed = {}, knobs = {}, lua = false }
   local once, over = M.readers(die)
   local i = 3

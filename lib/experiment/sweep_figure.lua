@@ -20,6 +20,7 @@
 -- keys, no gnuplot, gnuplot failed) removes the figure an earlier sweep of the model left in DIR
 -- (and DIR/figures when that leaves it empty): a figure there always shows the data beside it.
 local S = require "scenario"
+local F = require "files"
 
 local M = {}
 
@@ -75,7 +76,10 @@ function M.draw(c, spec, names, status, what, dir)
   local name = "sweep-" .. spec.name
   local old = dir .. "/figures/" .. name .. ".svg"
   -- a figure of an earlier sweep into DIR would not show these data: removed unless redrawn
-  local function none() os.remove(old); os.remove(dir .. "/figures") end
+  local function none()
+    local st = F.stat(old, false)
+    if st and st.kind == "file" then os.remove(old) end
+  end
   if c.plot == "none" then return none() end
   local kz = require "kapitza"
   local axes, stride = {}, 1

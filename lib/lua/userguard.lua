@@ -48,7 +48,7 @@ M.PROBE_SECONDS = 10
 
 pcall(ffi.cdef, [[
 int kzu_fault_take(int *part, int *index, double *at);
-int kzu_guard_install(void);
+int kzu_guard_install(int (*cleanup)(void));
 ]])
 for _, d in ipairs { "int fork(void);", "int pipe(int fd[2]);", "intptr_t read(int fd, void *buf, size_t n);",
                      "intptr_t write(int fd, const void *buf, size_t n);", "int close(int fd);",

@@ -37,7 +37,9 @@ end
 function M.install(ns, path, name, parts)
   for _, p in ipairs(parts) do if p.role and not p.call then p.call = role_caller(p) end end
   if by_path[path] then return end
-  ns.kzu_guard_install()
+  -- a crash or an exit() in the model's code removes the run's staging folder first
+  local okc, cleanup = pcall(function() return C.kz_runner_cleanup end)
+  ns.kzu_guard_install(okc and cleanup or nil)
   local e = { ns = ns, name = name, parts = parts }
   by_path[path] = e
   registry[#registry + 1] = e

@@ -91,6 +91,7 @@ static const char *const kzu_who[] = {
 static const int kzu_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 static const char *const kzu_signames[] = { "SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL", "SIGABRT" };
 static struct sigaction kzu_old[5];
+static int (*kzu_cleanup)(void); /* removes the run's staging folder: the library's kz_runner_cleanup */
 
 static void kzu_say(const char *s)
 {
@@ -132,6 +133,7 @@ static void kzu_on_signal(int sig, siginfo_t *info, void *ctx)
     kzu_say(" (");
     kzu_say(kzu_signames[k]);
     kzu_say(")\n");
+    if (kzu_cleanup) kzu_cleanup(); /* the run's staging folder (lib/core/kz_runner.c) */
   }
   if (!info || info->si_code <= 0) raise(sig); /* sent, not a fault: send it again */
 }
@@ -141,15 +143,17 @@ static void kzu_on_exit(void)
   if (kzu_in >= 0) {
     kzu_say(kzu_who[kzu_in]);
     kzu_say(" called exit() while a method was running: stopped, exit status %d\n");
+    if (kzu_cleanup) kzu_cleanup();
     _exit(%d);
   }
 }
 
-int kzu_guard_install(void)
+int kzu_guard_install(int (*cleanup)(void))
 {
   static int done;
   if (done) return 0;
   done = 1;
+  kzu_cleanup = cleanup;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = kzu_on_signal;

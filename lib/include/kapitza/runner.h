@@ -15,11 +15,22 @@ extern "C" {
 /* ========================================================================================== */
 
 /* Remove the folder `stage` (rm -rf, no shell) when SIGINT, SIGTERM or SIGHUP arrives, and the
- * folder `created` (may be NULL) if it is then empty, then die of that signal (default action). A
+ * folder `created` (may be NULL) if it is then empty, then die of that signal (default action).
+ * Each path's identity (device and inode, by lstat) is recorded here, and the handler removes a
+ * path only while it is still that directory: what another process put under the name is left. A
  * signal that was ignored stays ignored. The paths are copied (KZ_EBUFFER from 4096 bytes); a
  * second call replaces them. The library's only process-wide state (a handler takes no argument).
  * KZ_EDOMAIN when the handlers cannot be installed. */
 int kz_runner_guard(const char *stage, const char *created);
+/* One more folder the run created (a parent of `created`, called for each, deepest first; at most
+ * 16): the handler removes it after the ones before it, if it is still that folder and empty.
+ * KZ_EDOMAIN when it is not a directory, KZ_EBUFFER when the list is full. */
+int kz_runner_guard_created(const char *created);
+/* What the signal handler does, for the other exit paths the library sees (a crash or an exit()
+ * inside a user model's function, lib/lua/userguard_source.lua): remove the guarded staging folder
+ * and the folders the run created, each only while it is the one recorded, and forget them.
+ * Async-signal-safe. 1 when something was guarded, 0 when not. */
+int kz_runner_cleanup(void);
 /* Forget the folder and restore the handlers that were in place before kz_runner_guard. */
 int kz_runner_unguard(void);
 /* hold != 0: block SIGINT, SIGTERM, SIGHUP (while files are moved into place); 0: unblock them
@@ -38,13 +49,18 @@ int kz_runner_alive(long long pid);
 /* ---- The user-model compile cache's file calls (lib/core/kz_fs.c, used by lib/lua/usermodel.lua) ----
  * POSIX calls FFI cannot make portably. Each returns KZ_OK, KZ_ENULL (a NULL argument), or
  * KZ_EDOMAIN when the system refused, with *err = errno (0 on success). */
-enum kz_fs_kind { KZ_FS_OTHER = 0, KZ_FS_FILE = 1, KZ_FS_DIR = 2, KZ_FS_LINK = 3 };
+enum kz_fs_kind {
+  KZ_FS_OTHER = 0, KZ_FS_FILE = 1, KZ_FS_DIR = 2, KZ_FS_LINK = 3,
+  KZ_FS_FIFO = 4, KZ_FS_CHAR = 5, KZ_FS_BLOCK = 6, KZ_FS_SOCKET = 7 /* the other kinds, named */
+};
 typedef struct kz_fs_info {
   int kind;         /* enum kz_fs_kind */
   int mode;         /* permission bits, st_mode & 07777 */
   long long uid;    /* owner */
   long long size;   /* bytes */
   double mtime;     /* last modification, seconds since the epoch */
+  long long dev;    /* the identity of the file: device and inode (st_dev, st_ino) */
+  long long ino;
 } kz_fs_info;
 /* lstat (follow = 0: a link is reported as KZ_FS_LINK, never followed) or stat (follow = 1). */
 int kz_fs_stat(const char *path, int follow, kz_fs_info *st, int *err);
@@ -56,6 +72,15 @@ int kz_fs_create(const char *path, const char *data, size_t n, int *err);
 /* The names in dir but . and .., each NUL-terminated, one after another in buf (capacity cap);
  * *len the bytes they take: KZ_EBUFFER when that is more than cap (call again with *len). */
 int kz_fs_list(const char *dir, char *buf, size_t cap, size_t *len, int *err);
+/* Remove the directory `path` and everything below it, only if it is (lstat, no link followed)
+ * the directory with the identity dev, ino that the caller recorded when it created it: *err =
+ * ESTALE when the path is now something else (nothing is removed), ENOENT when it is gone. The
+ * walk opens each folder with O_NOFOLLOW|O_DIRECTORY relative to its parent (openat), so a link
+ * below it is removed as a link, never followed, and nothing outside the tree is touched. */
+int kz_fs_remove_tree(const char *path, long long dev, long long ino, int *err);
+/* rmdir(path) only if it is the directory dev, ino (and, as rmdir requires, empty): *err =
+ * ESTALE when it is something else, ENOTEMPTY when files are in it (both: nothing removed). */
+int kz_fs_rmdir_if(const char *path, long long dev, long long ino, int *err);
 
 #ifdef __cplusplus
 }

@@ -29,9 +29,10 @@ INC     := -Ilib/include $(LIBDIRS:%=-Ilib/%)
 HDR     := $(wildcard lib/include/*.h lib/include/kapitza/*.h $(LIBDIRS:%=lib/%/*.h))
 OBJ     := $(patsubst lib/%.c,build/obj/%.o,$(SRC))
 AOBJ    := $(patsubst lib/%.c,build/asan/%.o,$(SRC))
-# The Lua modules: the bindings (lib/lua) and the experiment machinery (lib/experiment).
-LUAMOD  := $(wildcard lib/lua/*.lua lib/experiment/*.lua)
-# the papers' model files (lib/lua/models.lua builds the built-in models from them)
+# The Lua package: lib/lua/kapitza.lua (the binding) and lib/lua/kapitza/**.lua, each module at the
+# path its name says (require "kapitza.atlas.run" is lib/lua/kapitza/atlas/run.lua).
+LUAMOD  := lib/lua/kapitza.lua $(sort $(shell find lib/lua/kapitza -name '*.lua'))
+# the papers' model files (lib/lua/kapitza/models.lua builds the built-in models from them)
 MODELFILES := $(wildcard lib/models/*.lua)
 # The longest scenarios first (CPU seconds on the reference machine: sam-fig6 9.5, ste-fig3.2/3.3
 # 8.4, ste-fig3.5 6.1, ste-fig3.4 5.5, vmi-table2 3.2, top-table1 2.8, atlas-dpend 2.7), so that
@@ -72,7 +73,7 @@ deps:
 deps-lib:
 	@sh scripts/deps.sh --lib
 
-# The optional peer integrators of `make bench` (scripts/peers/, lib/lua/peers.lua): build/libkzpeers.so
+# The optional peer integrators of `make bench` (scripts/peers/, lib/lua/kapitza/peers.lua): build/libkzpeers.so
 # with the backends whose libraries are found (GSL: pkg-config; SUNDIALS: a link test); without
 # any it still builds and reports every peer as unavailable, so nothing else needs them.
 SUNLIBS  := -lsundials_cvode -lsundials_arkode -lsundials_nvecserial -lsundials_sunlinsoldense \
@@ -214,7 +215,8 @@ install: build/dist/$(SOFILE) build/dist/libkapitza.a
 	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lkapitza' 'Libs.private: -llapack -lmvec -lm -lpthread' \
 	  > $(call shq,$(D_PC)/kapitza.pc)
 	install -m 644 lib/lua/kapitza.lua $(call shq,$(D_LUA)/kapitza.lua)
-	install -m 644 $(LUAOTHER) $(call shq,$(D_LUA)/kapitza/)
+	for f in $(LUAOTHER); do d=$$(dirname $${f#lib/lua/}); install -d $(call shq,$(D_LUA))/$$d && \
+	  install -m 644 $$f $(call shq,$(D_LUA))/$${f#lib/lua/} || exit 1; done
 	install -d $(call shq,$(D_LUA)/kapitza/models)
 	install -m 644 $(MODELFILES) $(call shq,$(D_LUA)/kapitza/models/)
 	install -d $(call shq,$(D_BIN)) $(call shq,$(D_LUA)/kapitza/figures) $(call shq,$(D_LUA)/kapitza/scripts)
@@ -233,7 +235,9 @@ uninstall:
 	rm -f $(call shq,$(D_INC)/kapitza.h) $(call shq,$(D_LIB)/$(SOFILE)) $(call shq,$(D_LIB)/$(SONAME)) \
 	  $(call shq,$(D_LIB)/libkapitza.so) $(call shq,$(D_LIB)/libkapitza.a) $(call shq,$(D_PC)/kapitza.pc) \
 	  $(call shq,$(D_LUA)/kapitza.lua) $(call shq,$(D_LUA)/kapitza/config.lua) $(call shq,$(D_BIN)/kapitza)
-	cd $(call shq,$(D_LUA)/kapitza) 2>/dev/null && rm -f $(notdir $(LUAOTHER)) $(KZDATA) || true
+	cd $(call shq,$(D_LUA)) 2>/dev/null && rm -f $(LUAOTHER:lib/lua/%=%) || true
+	cd $(call shq,$(D_LUA)/kapitza) 2>/dev/null && rm -f $(KZDATA) || true
+	-cd $(call shq,$(D_LUA)/kapitza) 2>/dev/null && rmdir $(sort $(dir $(LUAOTHER:lib/lua/kapitza/%=%))) 2>/dev/null
 	cd $(call shq,$(D_LUA)/kapitza/models) 2>/dev/null && rm -f $(notdir $(MODELFILES)) || true
 	cd $(call shq,$(D_INC)/kapitza) 2>/dev/null && rm -f $(notdir $(KZHDR)) || true
 	-rmdir $(call shq,$(D_LUA)/kapitza/figures) $(call shq,$(D_LUA)/kapitza/scripts) $(call shq,$(D_LUA)/kapitza/models) 2>/dev/null

@@ -1,3 +1,3 @@
-# The atlas of one problem (lib/experiment/atlas_problems.lua, key 'fpu'): error against force evaluations,
+# The atlas of one problem (lib/lua/kapitza/atlas/problems.lua, key 'fpu'): error against force evaluations,
 # drawn by scenarios/atlas-fpu.lua from the run's data (figures/atlas.gpi; series from the run).
 load root.'/figures/atlas.gpi'

@@ -1,5 +1,5 @@
 # atlas-model-scaling.gp -- how the work grows with the swept parameter (`kapitza atlas MODEL.lua
-# omega=1e3,1e4`, lib/experiment/atlas_user_sweep.lua): the force evaluations each method needs to
+# omega=1e3,1e4`, lib/lua/kapitza/atlas/user_sweep.lua): the force evaluations each method needs to
 # reach one tolerance against the swept value, log-log, one line per method (the rows of
 # tables/atlas-<model>-scaling.tsv at that tolerance: interpolated work joined by lines, an upper
 # bound (bound 1) an open circle). Given: root, datafile, outfile, methods (space-separated),

@@ -1,5 +1,5 @@
 # atlas-model-sweep.gp -- the atlas of a model of one's own over a swept parameter
-# (`kapitza atlas MODEL.lua omega=1e3,1e4`, lib/experiment/atlas_user_sweep.lua): error against force
+# (`kapitza atlas MODEL.lua omega=1e3,1e4`, lib/lua/kapitza/atlas/user_sweep.lua): error against force
 # evaluations, one panel per value of the swept key (the rows whose `value` column is that value),
 # one curve per method (its runs on the curve: front_evals), the target tolerances as dashed
 # lines, the legend in a column of its own (as figures/atlas.gpi lays out the papers' atlases).

@@ -1,4 +1,4 @@
-# atlas-model.gp -- the atlas of a model of one's own (`kapitza atlas MODEL.lua`, lib/experiment/atlas_user.lua):
+# atlas-model.gp -- the atlas of a model of one's own (`kapitza atlas MODEL.lua`, lib/lua/kapitza/atlas/user.lua):
 # left, error against force evaluations; right, error against CPU seconds (this machine's, measured);
 # one curve per method (its runs on the curve of each panel: columns front_evals, front_seconds),
 # the target tolerances as dashed lines, the legend in a column of its own. Given: root,

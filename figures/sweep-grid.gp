@@ -1,4 +1,4 @@
-# sweep-grid.gp -- `sweep ensemble` over two keys (lib/experiment/sweep_figure.lua): a heat map of
+# sweep-grid.gp -- `sweep ensemble` over two keys (lib/lua/kapitza/sweep/figure.lua): a heat map of
 # one component of the final state, one cell per point (x: the first key, y: the second), failed
 # points (status other than ok) grey.
 # Given: root, datafile, outfile, comp (its column), complabel, title, nfail, and per axis p = x, y:

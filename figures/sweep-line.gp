@@ -1,4 +1,4 @@
-# sweep-line.gp -- `sweep ensemble` over one key (lib/experiment/sweep_figure.lua): the final state
+# sweep-line.gp -- `sweep ensemble` over one key (lib/lua/kapitza/sweep/figure.lua): the final state
 # against the swept value, one line per component, points at the grid values; failed points
 # (status other than ok) left out of the lines and marked by a grey x at the bottom.
 # Given: root, datafile, outfile, key (its column), keylabel, comps (columns, space-separated),

@@ -20,5 +20,5 @@
 -- the true one at moderate ω (0.09 rad at ω = 10⁴, cs-fig4.1), and they converge only at first
 -- order in H. CPU seconds and peers (on the angle ODE): `make bench` (below).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-require("atlas_run").scenario("dpend", arg) -- lib/experiment/atlas_run.lua: the sweep, its outputs and claims
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+require("kapitza.atlas.run").scenario("dpend", arg) -- lib/lua/kapitza/atlas/run.lua: the sweep, its outputs and claims

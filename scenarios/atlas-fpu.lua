@@ -20,5 +20,5 @@
 -- (the structured solver), which force evaluations do not show. CPU seconds, which do, are in
 -- `make bench` (below).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-require("atlas_run").scenario("fpu", arg) -- lib/experiment/atlas_run.lua: the sweep, its outputs and claims
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+require("kapitza.atlas.run").scenario("fpu", arg) -- lib/lua/kapitza/atlas/run.lua: the sweep, its outputs and claims

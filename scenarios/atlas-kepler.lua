@@ -19,5 +19,5 @@
 -- evaluates two exact partial flows, not the field, so its "force evaluations" are not the same
 -- unit as RK4's; the CPU seconds of `make bench` (below) weigh them fairly.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-require("atlas_run").scenario("kepler", arg) -- lib/experiment/atlas_run.lua: the sweep, its outputs and claims
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+require("kapitza.atlas.run").scenario("kepler", arg) -- lib/lua/kapitza/atlas/run.lua: the sweep, its outputs and claims

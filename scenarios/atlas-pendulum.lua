@@ -29,5 +29,5 @@
 -- depend on the machine and on optional libraries. `make bench` measures them on the same runs
 -- (`scripts/bench-atlas.lua`, the second table and figure below).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-require("atlas_run").scenario("pendulum", arg) -- lib/experiment/atlas_run.lua: the sweep, its outputs and claims
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+require("kapitza.atlas.run").scenario("pendulum", arg) -- lib/lua/kapitza/atlas/run.lua: the sweep, its outputs and claims

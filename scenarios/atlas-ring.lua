@@ -16,5 +16,5 @@
 -- *slow* part is itself stiff over [0, 0.5]; the fast period used for the references and the
 -- direct steppers' ladders is that of the stiff springs alone. CPU seconds: `make bench` (below).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-require("atlas_run").scenario("ring", arg) -- lib/experiment/atlas_run.lua: the sweep, its outputs and claims
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+require("kapitza.atlas.run").scenario("ring", arg) -- lib/lua/kapitza/atlas/run.lua: the sweep, its outputs and claims

@@ -21,5 +21,5 @@
 -- method "would require O(ε^-1/2) operations" (its stable step ∝ ε^1/2); the claims table compares
 -- that exponent with RK4's measured one (≈ 1: the step must resolve the forcing period ε).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-require("atlas_run").scenario("ste", arg) -- lib/experiment/atlas_run.lua: the sweep, its outputs and claims
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+require("kapitza.atlas.run").scenario("ste", arg) -- lib/lua/kapitza/atlas/run.lua: the sweep, its outputs and claims

@@ -17,5 +17,5 @@
 -- the spin, so the HMM's macro step must shrink like 1/ω too (Table 1 does so); the scale
 -- separation an HMM needs is not there (top-table1). CPU seconds: `make bench` (below).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-require("atlas_run").scenario("top", arg) -- lib/experiment/atlas_run.lua: the sweep, its outputs and claims
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+require("kapitza.atlas.run").scenario("top", arg) -- lib/lua/kapitza/atlas/run.lua: the sweep, its outputs and claims

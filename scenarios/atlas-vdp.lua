@@ -14,5 +14,5 @@
 -- **Readings.** As for perturbed Kepler. The interval grows like 1/ε, so the conventional
 -- integrations run over 2/ε periods while SAM's macro grid does not depend on ε.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-require("atlas_run").scenario("vdp", arg) -- lib/experiment/atlas_run.lua: the sweep, its outputs and claims
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+require("kapitza.atlas.run").scenario("vdp", arg) -- lib/lua/kapitza/atlas/run.lua: the sweep, its outputs and claims

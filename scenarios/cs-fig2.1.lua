@@ -14,10 +14,10 @@
 --
 -- **Reading.** The paper plots q̇ in the right panel; we plot p = q̇ and overlay P = Q̇.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local models = require "models"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local models = require "kapitza.models"
 
 local sc = S.new {
   id = "cs-fig2.1",

@@ -68,11 +68,11 @@
 --   omega_extra) is run once; `omega_extra=`, `H_conv=` and `ref_omega=` empty their lists; a
 --   claim that cannot be decided (one ω, one H) says n/a with the reason.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local D = require "dpend"
-local claims = require "dpend_claims"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local D = require "kapitza.papers.dpend"
+local claims = require "kapitza.papers.dpend_claims"
 
 local sc = S.new {
   id = "cs-fig4.1",
@@ -97,7 +97,7 @@ local sc = S.new {
   },
   quick = { omega_extra = { 1e5 }, H_conv = { 1 / 320 }, ref_steps = 32 },
   work = function(P) -- every scheme at every omega and H (T/H steps of K = Tmacro/(2H) SHAKE micro-steps, about 1.2
-    local W = require "work" -- evaluations each), the first scheme again (round-off sensitivity), the RK4 references
+    local W = require "kapitza.scenario.work" -- evaluations each), the first scheme again (round-off sensitivity), the RK4 references
     local Hs, dt = {}, math.huge
     for _, l in ipairs { P.H, P.H_conv } do for _, H in ipairs(l) do Hs[#Hs + 1] = H; dt = math.min(dt, H) end end
     local micro = W.sum(Hs, function(H) return P.T * P.Tmacro / (2 * H * H) end)

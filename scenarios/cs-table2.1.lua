@@ -25,9 +25,9 @@
 -- and reports how much each cell moves (`paper/data/cs-table2.1-phase.tsv`). Cells that disagree
 -- with the print are listed under the table, not tuned away.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local cs = require "cs_tables"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local cs = require "kapitza.papers.cs"
 
 local sc = S.new {
   id = "cs-table2.1",
@@ -41,13 +41,13 @@ local sc = S.new {
   },
   quick = { H = { 1 / 10, 1 / 20 } },
   work = function(P) -- the table, then the largest omega again at every phase shift
-    local table_ = require("work").cs_table(cs.work(function(Q) return Q.periods end))
+    local table_ = require("kapitza.scenario.work").cs_table(cs.work(function(Q) return Q.periods end))
     local one = setmetatable({ omega = { P.omega[#P.omega] } }, { __index = P })
     return table_(P) + #P.phase_shifts * table_(one), "force evaluations"
   end,
 }
 local P = sc:parse(arg)
-require("experiment").no_repeats(sc, P, { "phase_shifts" })
+require("kapitza.experiment").no_repeats(sc, P, { "phase_shifts" })
 
 local rows = cs.run(sc, P, { preset = "cs1", kernel = "exponential", periods = P.periods,
                              half_window = false })

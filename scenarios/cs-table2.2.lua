@@ -27,9 +27,9 @@
 -- and the reference solution is not the cause (RK4 with steps of 1/20480 s and of 1/163840 s
 -- agree to 2·10⁻¹⁴); see Table 2.3 for the readings we ruled out.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local cs = require "cs_tables"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local cs = require "kapitza.papers.cs"
 
 local sc = S.new {
   id = "cs-table2.2",
@@ -40,7 +40,7 @@ local sc = S.new {
     { "periods", 40, "", "window eta in vibration periods 2 pi/omega", positive = true },
   },
   quick = { H = { 1 / 10, 1 / 20 } },
-  work = require("work").cs_table(cs.work(function(P) return P.periods end)),
+  work = require("kapitza.scenario.work").cs_table(cs.work(function(P) return P.periods end)),
 }
 local P = sc:parse(arg)
 

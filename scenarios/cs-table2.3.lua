@@ -26,9 +26,9 @@
 -- of the 16 HMM cells here but not Table 2.2 nor the Averaged column. We leave the cells as
 -- measured.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local cs = require "cs_tables"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local cs = require "kapitza.papers.cs"
 
 local sc = S.new {
   id = "cs-table2.3",
@@ -38,7 +38,7 @@ local sc = S.new {
     { "H", { 1 / 10, 1 / 20, 1 / 40, 1 / 80 }, "s", "macro step sizes (list)", positive = true },
   }, "uniform"),
   quick = { H = { 1 / 10, 1 / 20 } },
-  work = require("work").cs_table(cs.work(function(P) return 1 end)),
+  work = require("kapitza.scenario.work").cs_table(cs.work(function(P) return 1 end)),
 }
 local P = sc:parse(arg)
 

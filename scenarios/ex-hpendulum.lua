@@ -11,7 +11,7 @@
 --
 -- **Method.** ℓ = 0.2 m, g = 9.8 m s⁻², v_max = 4 m s⁻¹ (cos Φ* = 0.245, Φ* = 75.8°), ω = 10⁴ s⁻¹,
 -- θ₀ = 0, released at rest at φ = 0.5 rad; T ≈ 2 s in macro-steps of H = 8 forcing periods, so every
--- node t_n = nH is at phase 0. The model is written twice below, as C source (lib/lua/usermodel.lua
+-- node t_n = nH is at phase 0. The model is written twice below, as C source (lib/lua/kapitza/usermodel.lua
 -- compiles it once into a cached shared object) and as Lua functions (FFI callbacks): its force and
 -- Kapitza's averaged force. Every run is done with both: (i) the HMM of Calvo & Sanz-Serna's
 -- Algorithm 2 (leapfrog macro-steps; windows started from p = 0 at phase 0; simple filtering over one
@@ -31,13 +31,13 @@
 -- byte-reproducible); `make bench` measures it properly (paper/bench/usermodel.md: the Lua
 -- callbacks are the slow path).
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
 local kz = require "kapitza"
-local hmm = require "hmm"
-local sam = require "sam"
-local um = require "usermodel"
+local hmm = require "kapitza.hmm"
+local sam = require "kapitza.sam"
+local um = require "kapitza.usermodel"
 local bit = require "bit"
 
 -- The model, both ways: the same arithmetic, in the same order, in C and in Lua.
@@ -98,7 +98,7 @@ local sc = S.new {
   },
   quick = { T = 0.5 },
   work = function(P) -- per model (C, and Lua): HMM, direct RK4, SAM (RK4 macro steps of 2 sam_n RK4 micro-steps
-    local W = require "work" -- per stage) and the force estimates; then HMM and direct RK4 at 10 omega
+    local W = require "kapitza.scenario.work" -- per stage) and the force estimates; then HMM and direct RK4 at 10 omega
     local period = 2 * math.pi / P.omega
     local N = math.max(1, math.floor(P.T / (P.H_periods * period) + 1e-9))
     local est = P.eta_periods * P.steps_per_period * W.evals(P.micro)

@@ -11,7 +11,7 @@
 --
 -- **Method.** A grid of n_amp × n_freq (amplitude a/ℓ, frequency ω√(ℓ/g)) pairs, each one run of
 -- the full equation by RK4 with `steps_per_period` steps per forcing period over T = `T_slow`
--- √(ℓ/g), from q = `q0`, q' = 0. The runs are ensembles (lib/lua/ensemble.lua, lib/methods/kz_ens.c): every
+-- √(ℓ/g), from q = `q0`, q' = 0. The runs are ensembles (lib/lua/kapitza/ensemble.lua, lib/methods/kz_ens.c): every
 -- frequency is one C call advancing all its amplitudes together, vectorised over the members and
 -- split over `threads` threads; max|q| is tracked once per forcing period. A run "stays" when
 -- max|q| < `threshold` rad. The reference curves: the averaged criterion a/ℓ = √2/(ω√(ℓ/g)), and
@@ -21,7 +21,7 @@
 -- `margin` in a/ℓ): a finite release angle and a finite T blur the boundaries themselves. The same
 -- map from the Lua API takes a few lines:
 --
---     local ens = require "ensemble"
+--     local ens = require "kapitza.ensemble"
 --     local e = ens.pendulum { l = l, g = g, vmax = vmaxs, omega = omega }   -- one frequency
 --     local q = ens.run(e, { stepper = "rk4", h = h, n = n, q0 = 0.1, threads = 2 })
 --
@@ -31,11 +31,11 @@
 -- which neither the averaged criterion nor the first Mathieu curves contain. The map's numbers round to four
 -- digits in the data file: the vector math library's last bits differ between machines.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
 local kz = require "kapitza"
-local ens = require "ensemble"
+local ens = require "kapitza.ensemble"
 local ffi, C = kz.ffi, kz.C
 
 local function steps_for(P, w)

@@ -26,9 +26,9 @@
 -- does not list them). The ≈ 20× work factor is read off the paper's plot; we measure it as the
 -- work the conventional curve (log–log interpolation) needs to reach each SAM error at ε = 2⁻¹⁴.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local SX = require "sam_experiment"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local SX = require "kapitza.papers.sam"
 
 local sc = S.new {
   id = "sam-fig3",

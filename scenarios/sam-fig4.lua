@@ -21,9 +21,9 @@
 -- MR runs use the same N = 4, 8, 16 as SAM. The bottom panel is only described as "similar to"
 -- Figure 3; we check its comparisons at every n and list the points where they fail.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local SX = require "sam_experiment"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local SX = require "kapitza.papers.sam"
 
 local sc = S.new {
   id = "sam-fig4",

@@ -33,11 +33,11 @@
 -- the printed dR₁/dt = −εR₁(R₁ − 4) is off by a factor 4 (−(ε/4)R₁(R₁ − 4)); "R² = q² + p²"
 -- means Q² + P².
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local sam = require "sam"
-local SX = require "sam_experiment"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local sam = require "kapitza.sam"
+local SX = require "kapitza.papers.sam"
 
 local sc = S.new {
   id = "sam-fig5",
@@ -53,7 +53,7 @@ local sc = S.new {
   },
   quick = { refm = 128, eps = { 2^-9 } },
   work = function(P) -- per eps: the reference (RK4, refm and 2 refm steps per period), conventional Strang
-    local W = require "work" -- (n per period), SAM-DP5 (samples steps of 6 fields of 2n micro-steps), SAM-ode45 (~50 steps)
+    local W = require "kapitza.scenario.work" -- (n per period), SAM-DP5 (samples steps of 6 fields of 2n micro-steps), SAM-ode45 (~50 steps)
     return W.sum(P.eps, function(eps)
       local periods = P.t_end / eps / (2 * math.pi)
       return 12 * P.refm * periods + P.n * periods + (6 * P.samples + 300) * 2 * P.n

@@ -62,11 +62,11 @@
 --   ε = 10⁻⁴/10⁻⁶, a printed number (796, 4776n, 100) or HERK3 is decided only where the run
 --   meets that premise; elsewhere it says n/a with the reason beside what was measured.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local D = require "dpend"
-local claims = require "dpend_claims"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local D = require "kapitza.papers.dpend"
+local claims = require "kapitza.papers.dpend_claims"
 local pi = math.pi
 
 local sc = S.new {
@@ -95,7 +95,7 @@ local sc = S.new {
   quick = { eps = { 1e-4, 1e-5 }, eps_bottom = 1e-5, n = { 4, 8, 16 }, H_bottom = { pi / 625, pi / 2500 },
             order_n = { 64, 128 }, ref_m = 32, eps_text = { 1e-7 } },
   work = function(P) -- HERK3 (3 evaluations a step): conventional runs (t_end/(2 pi eps) n steps), SAM (6 N n
-    local W = require "work" -- micro-steps); references: DP5 (6 a step) with m and 2m steps per period, RK4 per t_end/1000
+    local W = require "kapitza.scenario.work" -- micro-steps); references: DP5 (6 a step) with m and 2m steps per period, RK4 per t_end/1000
     local seen, n = {}, 0
     local function once(key) if seen[key] then return false end seen[key] = true return true end
     local function periods(e) return P.t_end / (2 * math.pi * e) end

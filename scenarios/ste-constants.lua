@@ -20,11 +20,11 @@
 -- exponential kernel on (−1, 1)): the exact normaliser is 422.1508 (A2, an erratum: with 422.11
 -- the kernel has mass 0.999903); every other scenario normalises the weights.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
 local kz = require "kapitza"
-local ste = require "ste"
+local ste = require "kapitza.papers.ste"
 local C = kz.C
 
 local sc = S.new {
@@ -38,7 +38,7 @@ local sc = S.new {
   },
   quick = { n_kernel = 4096 },
   work = function(P) -- the reference (3.2) by RK4, and 2 n + 1 kernel nodes for the table and the weights
-    return require("work").grid(P.T, P.dt, P.ref_dt) + (2 * P.n_kernel + 1) * (#P.k + 1), "force and kernel evaluations"
+    return require("kapitza.scenario.work").grid(P.T, P.dt, P.ref_dt) + (2 * P.n_kernel + 1) * (#P.k + 1), "force and kernel evaluations"
   end,
 }
 local P = sc:parse(arg)

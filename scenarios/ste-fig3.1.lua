@@ -36,10 +36,10 @@
 -- 0.42 (IFE), so at this resolution neither the traditional first-order methods nor the HMM
 -- carry the calculation to T = 50. The checks use the tolerances of notes §7.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local ste = require "ste"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local ste = require "kapitza.papers.ste"
 
 local kz = require "kapitza"
 
@@ -64,7 +64,7 @@ local sc = S.new {
     { "stride", 5, "", "write every stride-th macro node", integer = true, min = 1, max = 1e6 },
   },
   quick = { T = 10, direct_eps = { 1e-3 } },
-  work = require("work").ste_fig31,
+  work = require("kapitza.scenario.work").ste_fig31,
 }
 local argv, empty = E.optional(sc, arg)
 local P = E.emptied(sc:parse(argv), empty)

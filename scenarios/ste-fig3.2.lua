@@ -24,17 +24,17 @@
 -- The paper prints no error values (its plots are images): beside each cell we show the value
 -- of the notes' independent prototype.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local ste = require "ste"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local ste = require "kapitza.papers.ste"
 
 local sc = S.new {
   id = "ste-fig3.2",
   title = "Sharp, Tsai & Engquist Figure 3.2: HMM-FE-y and HMM-IFE-y, fixed eta and h",
   params = ste.curve_params(nil, { curves = { "HMM-FE-v", "HMM-FE-rk4", "HMM-IFE-v", "HMM-IFE-rk4" } }),
   quick = { H = { 0.5, 0.1, 0.02 } },
-  work = require("work").ste_curves,
+  work = require("kapitza.scenario.work").ste_curves,
 }
 local P = sc:parse(arg)
 

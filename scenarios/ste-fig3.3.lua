@@ -17,17 +17,17 @@
 -- V-rk4 is the least-squares slope over every H in its window (the notes' "1.97" is a two-point
 -- slope; addendum item 5).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local ste = require "ste"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local ste = require "kapitza.papers.ste"
 
 local sc = S.new {
   id = "ste-fig3.3",
   title = "Sharp, Tsai & Engquist Figure 3.3: HMM-V-v and HMM-V-rk4, fixed eta and h",
   params = ste.curve_params(nil, { curves = { "HMM-V-v", "HMM-V-rk4" } }),
   quick = { H = { 0.5, 0.1, 0.02 } },
-  work = require("work").ste_curves,
+  work = require("kapitza.scenario.work").ste_curves,
 }
 local P = sc:parse(arg)
 

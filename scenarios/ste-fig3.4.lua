@@ -18,23 +18,23 @@
 --
 -- **Readings** as in Figures 3.2 and 3.3; A6, A7 as above; `q=` sets a finite kernel smoothness.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local ste = require "ste"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local ste = require "kapitza.papers.ste"
 
 local sc = S.new {
   id = "ste-fig3.4",
   title = "Sharp, Tsai & Engquist Figure 3.4: HMM-V-v, fixed and scaled eta and h",
   params = ste.scaled_params("HMM-V-v"),
   quick = { H = { 0.5, 0.1, 0.02 } },
-  work = require("work").ste_curves,
+  work = require("kapitza.scenario.work").ste_curves,
 }
 local P = sc:parse(arg)
 local rows, curves = ste.scaled_sweep(sc, P)
 
 local cl = E.claims(sc)
--- the order of the scaled curve and the anchors (lib/experiment/ste.lua), then this figure's own claim
+-- the order of the scaled curve and the anchors (lib/lua/kapitza/papers/ste.lua), then this figure's own claim
 ste.scaled_claims(cl, P, rows, "HMM-V-v", { text = "with η and h scaled, HMM-V-v maintains second order",
                                       accept = "1.8–2.2", lo = 1.8, hi = 2.2 })
 local below, cnt = true, 0

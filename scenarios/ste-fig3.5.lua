@@ -14,23 +14,23 @@
 -- macro error, while the scaled run, with a smaller bias, equals the macro error; so the check is
 -- the scaled slope in [1.9, 2.1] and 0.8 ≤ scaled/fixed ≤ 2.5.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local ste = require "ste"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local ste = require "kapitza.papers.ste"
 
 local sc = S.new {
   id = "ste-fig3.5",
   title = "Sharp, Tsai & Engquist Figure 3.5: HMM-V-rk4, fixed and scaled eta and h",
   params = ste.scaled_params("HMM-V-rk4"),
   quick = { H = { 0.5, 0.1, 0.02 } },
-  work = require("work").ste_curves,
+  work = require("kapitza.scenario.work").ste_curves,
 }
 local P = sc:parse(arg)
 local rows, curves = ste.scaled_sweep(sc, P)
 
 local cl = E.claims(sc)
--- the order of the scaled curve and the anchors (lib/experiment/ste.lua), then this figure's own claim
+-- the order of the scaled curve and the anchors (lib/lua/kapitza/papers/ste.lua), then this figure's own claim
 ste.scaled_claims(cl, P, rows, "HMM-V-rk4", { text = "with η and h scaled, HMM-V-rk4 matches the second order of the fixed method",
                                       accept = "1.9–2.1", lo = 1.9, hi = 2.1 })
 local ratios, inside = {}, true

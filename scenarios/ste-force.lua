@@ -25,10 +25,10 @@
 -- kernel term: off the ε-grid the estimate errs by ε⁻¹ K̂(2πη/ε) sin(Θ)/l (the transform K̂ of
 -- ste-constants), which is why every macro time must be a multiple of ε at η = 10ε (A9).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local ste = require "ste"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local ste = require "kapitza.papers.ste"
 
 local sc = S.new {
   id = "ste-force",
@@ -48,7 +48,7 @@ local sc = S.new {
   },
   quick = { h_sweep = { 10, 50 }, eta_sweep = { 10, 50 } },
   work = function(P) -- an estimate is eta/h micro-steps: the twelve cases (7.7e4), the h sweep (v, lf, rk4 at
-    local W = require "work" -- eta = 50 eps) and the eta sweep (rk4, h = eps/50, twice)
+    local W = require "kapitza.scenario.work" -- eta = 50 eps) and the eta sweep (rk4, h = eps/50, twice)
     return 7.7e4 + 50 * 6 * W.sum(P.h_sweep, function(k) return k end)
       + 2 * 50 * 4 * W.sum(P.eta_sweep, function(k) return k end), "force evaluations"
   end,

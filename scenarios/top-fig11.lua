@@ -28,11 +28,11 @@
 -- (one quarter for the growing number of periods at a fixed accuracy), and the cost like ω^1.25,
 -- not ω² — the "ω⁻²" happens to be the right size at ω = 100 only.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
 local kz = require "kapitza"
-local top = require "top"
+local top = require "kapitza.papers.top"
 
 local params = top.model_params()
 for _, p in ipairs {
@@ -55,7 +55,7 @@ for _, p in ipairs {
 -- Work: the RK4 runs, the cost check (three runs of 4 Lambda omega T_cost steps, Lambda ~ 16) and
 -- the periodogram ((fmax - fmin) omega frequencies over T/h samples, ~0.1 evaluation each).
 local function work(P)
-  local W = require "work"
+  local W = require "kapitza.scenario.work"
   local n = W.grid(P.T, P.h, P.h) + W.grid(P.T_inv, P.T_inv / 100, P.h_inv)
   n = n + W.sum(P.omegas_cost, function(om) return 12 * math.ceil(P.T_cost * 4 * 16 * om) end)
   return n + 0.1 * (P.T / P.h) * ((P.fmax - P.fmin) * P.omega + 1), "force evaluations"

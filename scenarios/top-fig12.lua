@@ -26,10 +26,10 @@
 -- halving. (A15) "Π₁ = 1/ω" means Π₁(0) = 1/ω. The error thresholds are the notes' (§5 TOP-F12).
 -- The thesis's "10⁴ operations" for RK4 is not what RK4 needs for the HMM's accuracy (below).
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local top = require "top"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local top = require "kapitza.papers.top"
 
 local params = top.model_params()
 for _, p in ipairs {
@@ -46,7 +46,7 @@ for _, p in ipairs(top.method_params()) do params[#params + 1] = p end
 local sc = S.new { id = "top-fig12", title = "Fredbo Figure 12: the slow variables (32) by HMM-LF-rk4 at omega = 1e3",
                    params = params, quick = { ref_sub = 2 },
                    work = function(P)
-                     local W = require "work"
+                     local W = require "kapitza.scenario.work"
                      return W.top_reference(P.T, P.T / (P.N * P.ref_sub), P.ref_h / P.omega, true)
                        + W.top_hmm(P.T, P.T / P.N, P.eta_h, P.micro) + W.rk4_search(P.N), "force evaluations"
                    end }

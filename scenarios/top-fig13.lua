@@ -19,10 +19,10 @@
 -- c = Π₁Γ₂ − Π₂Γ₁, and c² = ξ₃ξ₄ − ξ₅², so the slow variables form a closed system up to the sign
 -- of c and the kernel average only adds a bias, which grows with η.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local top = require "top"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local top = require "kapitza.papers.top"
 
 local params = top.model_params()
 for _, p in ipairs {
@@ -42,7 +42,7 @@ end
 local sc = S.new { id = "top-fig13", title = "Fredbo Figure 13: error in xi3 against 1/H for HMM-FE-* and HMM-LF-*",
                    params = params, quick = { N = { 30, 60, 120, 240 } },
                    work = function(P)
-                     local W = require "work"
+                     local W = require "kapitza.scenario.work"
                      local n = W.top_reference(P.T, P.T / P.N[#P.N], P.ref_h / P.omega)
                      for _, scheme in ipairs(P.schemes) do
                        local micro = tostring(scheme):match("%-(%w+)$")

@@ -14,10 +14,10 @@
 -- nutation-periodic d/dt ξ (addendum 7) dominates, which is why long windows are harmful there.
 -- The acceptance rules are the notes' (§5 TOP-F14).
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local top = require "top"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local top = require "kapitza.papers.top"
 
 local params = top.model_params()
 for _, p in ipairs {
@@ -34,7 +34,7 @@ for _, p in ipairs(top.method_params()) do params[#params + 1] = p end
 local sc = S.new { id = "top-fig14", title = "Fredbo Figure 14: error in xi3 against eta = alpha h (HMM-LF-rk4)",
                    params = params, quick = { h = { 1e-5 }, N_alt = { 80 } },
                    work = function(P)
-                     local W = require "work"
+                     local W = require "kapitza.scenario.work"
                      local grid = P.N -- the reference grid: the least common multiple of the N
                      for _, n in ipairs(P.N_alt) do
                        local a, b = grid, n

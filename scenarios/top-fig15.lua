@@ -14,10 +14,10 @@
 -- Π-rotation (A5) dominates; RK4's error there is small enough to *cancel* part of the macro error
 -- (the dip at h = 2·10⁻⁵), which is why its curve is not monotone.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local top = require "top"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local top = require "kapitza.papers.top"
 
 local params = top.model_params()
 for _, p in ipairs {
@@ -38,7 +38,7 @@ end
 local sc = S.new { id = "top-fig15", title = "Fredbo Figure 15: error in xi3 against 1/h (HMM-LF-rk4, HMM-LF-ve)",
                    params = params, quick = { h = { 1e-5, 1e-6, 5e-7, 2e-7 }, macros = { "LF" } },
                    work = function(P)
-                     local W = require "work"
+                     local W = require "kapitza.scenario.work"
                      return W.top_reference(P.T, P.T / P.N, P.ref_h / P.omega) + #P.macros * #P.h
                        * W.sum(P.micros, function(m) return W.top_hmm(P.T, P.T / P.N, P.eta_h, m) end), "force evaluations"
                    end }

@@ -18,10 +18,10 @@
 -- so their drift measures how consistently the HMM moves the state with its slow variables. The
 -- acceptance rules are the notes' (§5 TOP-F16).
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local top = require "top"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local top = require "kapitza.papers.top"
 
 local params = top.model_params()
 for _, p in ipairs {
@@ -39,7 +39,7 @@ for _, p in ipairs(top.method_params()) do params[#params + 1] = p end
 local sc = S.new { id = "top-fig16", title = "Fredbo Figure 16: first integrals under HMM-LF-rk4 on [0, 1]",
                    params = params, quick = { T = 0.1, N = 600 },
                    work = function(P) -- four runs on [0, T]; Table 1's comparison on [0, 0.01]
-                     local W = require "work"
+                     local W = require "kapitza.scenario.work"
                      local Nmax = P.table_N[#P.table_N]
                      return 4 * W.top_hmm(P.T, P.T / P.N, P.eta_h, P.micro) + W.top_reference(0.01, 0.01 / Nmax, P.ref_h / P.omega)
                        + 2 * W.sum(P.table_N, function(N) return W.top_hmm(0.01, 0.01 / N, 10, P.micro) end), "force evaluations"

@@ -23,10 +23,10 @@
 -- the O(ω) field in ∇ξ·f, is noise that only a long average removes. The notes' prototype numbers
 -- ([H], computed with finite-difference gradients) are of the same size as our `fd_step` runs.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local top = require "top"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local top = require "kapitza.papers.top"
 
 local params = top.model_params()
 for _, p in ipairs {
@@ -43,7 +43,7 @@ for _, p in ipairs(top.method_params()) do params[#params + 1] = p end
 local sc = S.new { id = "top-fig17", title = "Fredbo Figure 17: the slow variables (37) (Euler-angle rates) by the HMM",
                    params = params, quick = { ref_sub = 2 },
                    work = function(P)
-                     local W = require "work"
+                     local W = require "kapitza.scenario.work"
                      local n = W.top_reference(P.T, P.T / (P.N * P.ref_sub), P.ref_h / P.omega) + W.top_hmm(P.T, P.T / P.N, 10, P.micro)
                      for _, r in ipairs(P.runs) do
                        local a = tonumber(tostring(r):match(":(%d+)$")) or 0

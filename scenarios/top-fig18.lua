@@ -20,10 +20,10 @@
 -- The figure draws θ − θ₀ against φ unscaled (the amplitude falls like ω⁻²: see the axes) and at
 -- most 25 nutation cycles per ω (`plot_cycles`: at ω = 10⁵ the first 25 of 214).
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local top = require "top"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local top = require "kapitza.papers.top"
 
 local params = top.model_params()
 for _, p in ipairs {
@@ -42,7 +42,7 @@ for _, p in ipairs(top.method_params()) do params[#params + 1] = p end
 local sc = S.new { id = "top-fig18", title = "Fredbo Figure 18: inclination against azimuth for omega = 1e3, 1e4, 1e5",
                    params = params, quick = { omega = { 1e3, 1e4 }, ref_samples = 4000 },
                    work = function(P) -- N = N_c omega/1e3 macro steps and a reference per omega
-                     local W = require "work"
+                     local W = require "kapitza.scenario.work"
                      return W.sum(P.omega, function(om)
                        return W.top_hmm(P.T, P.T / (P.N_c * om / 1e3), P.eta_h, P.micro) + W.top_reference(P.T, P.T / P.ref_samples, P.ref_h / om)
                      end), "force evaluations"

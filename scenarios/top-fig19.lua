@@ -18,10 +18,10 @@
 -- Π₁ ≈ −ω²/(Λ² − ω²) sin ωt ≈ −0.0038 sin ωt, on top of the free rotation at Λ of amplitude ≈ 0.06.
 -- Check values: the notes' [H] (§5 VIB-F19).
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local top = require "top"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local top = require "kapitza.papers.top"
 
 local params = top.model_params()
 for _, p in ipairs {
@@ -37,7 +37,7 @@ for _, p in ipairs {
 } do params[#params + 1] = p end
 local sc = S.new { id = "top-fig19", title = "Fredbo Figure 19: the top (38) under the transverse torque a(t) = omega cos(omega t)",
                    params = params, quick = { T = 0.005 },
-                   work = function(P) return 3 * require("work").grid(P.T, P.h * P.check_every, P.h), "force evaluations" end }
+                   work = function(P) return 3 * require("kapitza.scenario.work").grid(P.T, P.h * P.check_every, P.h), "force evaluations" end }
 local P = sc:parse(arg)
 local nu = P.nu_w * P.omega
 local forced = top.model(P, { forcing = "transverse", amp = P.amp_w * P.omega, nu = nu })

@@ -25,17 +25,17 @@
 -- shortest centred window containing 5h; η = 4h gives the same errors to 3 digits). Claims about
 -- the printed run (H = T/300, errors of order 10⁻⁴) are n/a at other parameters.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local top = require "top"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local top = require "kapitza.papers.top"
 
 local params = top.xi40_params(nil, { "ref_sub", 6, "", "reference samples per macro step of the figure (even: the H/2 run is compared too)",
                                      integer = true, min = 2 })
 local sc = S.new { id = "top-fig20", title = "Fredbo Figure 20: the HMM with the slow variables (40) for the forced top (38)",
                    params = params, quick = { T = 0.005, ref_sub = 4 },
                    work = function(P) -- the checked reference; runs at N_printed, N (four times), 2N, and N with h/2
-                     local W = require "work"
+                     local W = require "kapitza.scenario.work"
                      local function run(N, a) return W.top_hmm(P.T, P.T / N, a, P.micro) end
                      return W.top_reference(P.T, P.T / (P.N * P.ref_sub), P.ref_h, true) + run(P.N_printed, P.eta_h)
                        + 3 * run(P.N, P.eta_h) + run(P.N, 20) + run(2 * P.N, P.eta_h), "force evaluations"

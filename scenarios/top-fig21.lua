@@ -17,17 +17,17 @@
 -- Π₁ = Π₂ = 0 (ξ₂ = −sin νt, ξ₃ = cos νt, drawn dashed), which the HMM does not beat (0.125, 0.124
 -- against 0.066, 0.124). The cost claims are the printed case's: n/a at other parameters.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local top = require "top"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local top = require "kapitza.papers.top"
 
 local params = top.xi40_params({ T = 0.1, N_printed = 1500, N = 3000 },
                                 { "ref_sub", 2, "", "reference samples per macro step of the figure", integer = true, min = 1 })
 local sc = S.new { id = "top-fig21", title = "Fredbo Figure 21: the long-time HMM for xi2, xi3 of (40)",
                    params = params, quick = { T = 0.02, N = 600, N_printed = 300 },
                    work = function(P)
-                     local W = require "work"
+                     local W = require "kapitza.scenario.work"
                      return W.top_reference(P.T, P.T / (P.N * P.ref_sub), P.ref_h) + W.top_hmm(P.T, P.T / P.N_printed, P.eta_h, P.micro)
                        + W.top_hmm(P.T, P.T / P.N, P.eta_h, P.micro) + W.rk4_search(P.N), "force evaluations"
                    end }

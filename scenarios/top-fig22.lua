@@ -27,13 +27,13 @@
 -- 39 % in Γ₃, where its error (0.0129) is as large as the rise of Γ₃ that the vibration causes
 -- (0.011): "accurate" holds in part; at ω = 10³ (Figure 23) it holds.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local top = require "top"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local top = require "kapitza.papers.top"
 
 local sc = S.new { id = "top-fig22", title = "Fredbo Figure 22: the vertically vibrated top (41) against its averaged equation (48), omega = 1e2",
                    params = top.vertical_params { omega = 1e2, plot_dt = 2e-3 }, quick = { T = 0.5, l_alt = { 0.74 } },
-                   work = function(P) return (1 + #P.l_alt) * require("work").top_vertical(P, P.omega), "force evaluations" end }
+                   work = function(P) return (1 + #P.l_alt) * require("kapitza.scenario.work").top_vertical(P, P.omega), "force evaluations" end }
 local P = sc:parse(arg)
 top.vertical_check(sc, P)
 local r = top.vertical(P, P.omega, P.l, P.fine_dt, P.check_dt)

@@ -14,17 +14,17 @@
 -- Addendum 3: the notes' numbers are maxima over samples every 0.01 s; over the 10⁻⁴ grid the
 -- ΔΓ₁ error at ω = 10³ is 4.7·10⁻³ instead of 4.4·10⁻³ — both grids are reported.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local top = require "top"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local top = require "kapitza.papers.top"
 
 local params = top.vertical_params { omega = 1e3, plot_dt = 5e-4 }
 params[#params + 1] = { "omega_low", 1e2, "s^-1", "the lower frequency of the O(1/omega) rate", positive = true }
 local sc = S.new { id = "top-fig23", title = "Fredbo Figure 23: the vertically vibrated top (41) against its averaged equation (48), omega = 1e3",
                    params = params, quick = { T = 0.5, l_alt = { 0.74 } },
                    work = function(P)
-                     local W = require "work"
+                     local W = require "kapitza.scenario.work"
                      return (1 + #P.l_alt) * W.top_vertical(P, P.omega) + W.top_vertical(P, P.omega_low), "force evaluations"
                    end }
 local P = sc:parse(arg)

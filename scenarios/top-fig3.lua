@@ -21,11 +21,11 @@
 -- experiment uses it. The derived values C₁ = 211.07539, C₂ = 3.0739192, peaks 1.4222 and 0.8807
 -- and the raw sums are the notes' [D] numbers, not the thesis's.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
 local kz = require "kapitza"
-local top = require "top"
+local top = require "kapitza.papers.top"
 local C = kz.C
 
 local sc = S.new {
@@ -38,7 +38,7 @@ local sc = S.new {
   },
   quick = { points = 41 },
   work = function(P) -- kernel evaluations: the plot, the weight sums, three adaptive Simpson integrals
-    local W = require "work" -- (~1.2 tol^-1/4 nodes each, counted; below ~2e-17 round-off keeps it from
+    local W = require "kapitza.scenario.work" -- (~1.2 tol^-1/4 nodes each, counted; below ~2e-17 round-off keeps it from
     local simpson = P.tol >= 2e-17 and 4 * P.tol ^ -0.25 or 3 * 2 ^ 41 -- converging: it runs to depth 40)
     return 3 * P.points + 2 * W.sum(P.m, function(m) return 2 * m + 1 end) + simpson, "kernel evaluations"
   end,

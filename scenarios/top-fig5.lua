@@ -17,11 +17,11 @@
 -- numbers [H] (±5 %), not the thesis's. Derived [D]: Q = 0 is stable since v_max²/(2l²) = 200 >
 -- g/l = 49.05; the linearised slow period is 2π/√150.95 = 0.511 s.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local models = require "models"
-local top = require "top"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local models = require "kapitza.models"
+local top = require "kapitza.papers.top"
 
 local sc = S.new {
   id = "top-fig5",
@@ -40,7 +40,7 @@ local sc = S.new {
   },
   quick = { T = 0.5 },
   work = function(P) -- (12) and (13) by RK4 on the grid dt, steps <= one period / steps_per_period
-    return 2 * require("work").grid(P.T, P.dt, 2 * math.pi / P.omega / P.steps_per_period), "force evaluations"
+    return 2 * require("kapitza.scenario.work").grid(P.T, P.dt, 2 * math.pi / P.omega / P.steps_per_period), "force evaluations"
   end,
 }
 local P = sc:parse(arg)

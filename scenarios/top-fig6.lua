@@ -31,13 +31,13 @@
 -- periods times the fast force ~2·10⁷ gives O(0.1) errors (addendum 8; `kernel=exp2`). The
 -- operation counts and savings are compared only at the printed parameters (n/a otherwise).
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
 local kz = require "kapitza"
-local models = require "models"
-local hmm = require "hmm"
-local top = require "top"
+local models = require "kapitza.models"
+local hmm = require "kapitza.hmm"
+local top = require "kapitza.papers.top"
 
 local sc = S.new {
   id = "top-fig6",
@@ -62,7 +62,7 @@ local sc = S.new {
   },
   quick = { omegas = { 1e6 }, T = 1 },
   work = function(P) -- HMM runs at omega and the other omegas, one with rk4; (13) by RK4 twice and by Verlet twice
-    local W = require "work"
+    local W = require "kapitza.scenario.work"
     local runs = 1
     for _, om in ipairs(P.omegas) do if om ~= P.omega then runs = runs + 1 end end
     local per_step = P.macro == "V" and 2 or 1

@@ -34,10 +34,10 @@
 -- (ω = 10³) to 0.2 (ω = 10⁵), with η = 20h as with 10h: "η = 10h suffices, only the macro cost
 -- grows" does not hold. Claims about the printed cells are n/a at other parameters.
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local top = require "top"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local top = require "kapitza.papers.top"
 
 local params = top.model_params()
 for _, p in ipairs {
@@ -55,7 +55,7 @@ for _, p in ipairs(top.method_params()) do params[#params + 1] = p end
 local sc = S.new { id = "top-table1", title = "Fredbo Table 1: error in xi3 of HMM-LF-rk4 for omega = 1e3, 1e4, 1e5",
                    params = params, quick = { omega = { 1e3, 1e4 }, ref_check = "no" },
                    work = function(P) -- per omega: the reference on the finest grid, every N scaled by omega/1e3
-                     local W = require "work"
+                     local W = require "kapitza.scenario.work"
                      local Nmax = 0
                      for _, f in ipairs(P.N) do Nmax = math.max(Nmax, f) end
                      return W.sum(P.omega, function(om)

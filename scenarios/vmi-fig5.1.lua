@@ -26,10 +26,10 @@
 -- √13.5 ≈ 3.674 and only tends to √12 ≈ 3.464; √12 holds as a bound valid for every p ≥ 3. The
 -- axes and colour map of the figure are not given; the layout follows the caption.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local V = require "vmi"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local V = require "kapitza.vmi"
 
 local sc = S.new {
   id = "vmi-fig5.1",

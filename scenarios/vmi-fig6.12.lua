@@ -8,8 +8,8 @@
 -- **Method.** The convergence study above on the FPU with the trapezoidal-midpoint scheme; the
 -- changes of order and the rates between one and two are decided on the local slopes.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local V = require "vmi_convergence"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local V = require "kapitza.papers.vmi_convergence"
 
 -- What the text claims.
 local fig = {

@@ -7,8 +7,8 @@
 -- **Method.** The convergence study above on the FPU with the trapezoidal-midpoint scheme, the
 -- macro-node errors of the slow part (q_kˢ, p_kˢ) and of the fast part (q_kᶠ,⁰, p_kᶠ,⁰) apart.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local V = require "vmi_convergence"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local V = require "kapitza.papers.vmi_convergence"
 
 -- What the text claims: slow errors of order one, fast errors of order two and then one.
 local fig = {

@@ -12,8 +12,8 @@
 -- 1.35 (p = 5) and 1.18 (p = 10), the "order 1 at small ΔT" that the earlier version of this table
 -- found not to hold).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local V = require "vmi_convergence"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local V = require "kapitza.papers.vmi_convergence"
 
 -- What the text claims.
 local fig = {

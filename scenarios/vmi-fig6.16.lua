@@ -5,9 +5,9 @@
 --
 -- **Method.** The convergence study above on the FPU with the trapezoidal-trapezoidal scheme.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local V = require "vmi_convergence"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local V = require "kapitza.papers.vmi_convergence"
 
 local sc = S.new {
   id = "vmi-fig6.16",

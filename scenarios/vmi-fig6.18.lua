@@ -20,10 +20,10 @@
 -- all: the paper's savings must come from per-step overheads that a compiled code does not have
 -- (measured in `paper/bench/vmi-timing.md`).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local V = require "vmi_convergence"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local V = require "kapitza.papers.vmi_convergence"
 
 local sc = S.new {
   id = "vmi-fig6.18",

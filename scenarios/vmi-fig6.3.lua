@@ -10,9 +10,9 @@
 -- p = 1 within [0.5, 2]); the speed of the exchange is measured by the mean of I₁ over the last 5 %
 -- of the run (it must fall as p grows) and, for the table, the first time I₂ exceeds 0.3.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local V = require "vmi_convergence"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local V = require "kapitza.papers.vmi_convergence"
 
 local sc = S.new {
   id = "vmi-fig6.3",
@@ -29,7 +29,7 @@ local sc = S.new {
 }
 local P = sc:parse(arg)
 
--- Sweep over p, data, table, the claims of Sec. 6.1 for Figs. 6.3-6.5 and the figure (lib/lua/vmi.lua);
+-- Sweep over p, data, table, the claims of Sec. 6.1 for Figs. 6.3-6.5 and the figure (lib/lua/kapitza/vmi.lua);
 -- then what the text says of this figure.
 V.fpu_exchange(sc, P, "exchange", function(cl, summary, cells)
   local faster, same = true, true

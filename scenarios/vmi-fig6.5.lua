@@ -24,9 +24,9 @@
 -- adiabatic invariant). The data files keep every `stride`-th macro node (Δ = 0.06); the checks use
 -- every node.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local V = require "vmi_convergence"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local V = require "kapitza.papers.vmi_convergence"
 
 local sc = S.new {
   id = "vmi-fig6.5",
@@ -47,7 +47,7 @@ local sc = S.new {
 }
 local P = sc:parse(arg)
 
--- Sweep over p, data, table, the claims of Sec. 6.1 for Figs. 6.3-6.5 and the figure (lib/lua/vmi.lua);
+-- Sweep over p, data, table, the claims of Sec. 6.1 for Figs. 6.3-6.5 and the figure (lib/lua/kapitza/vmi.lua);
 -- then what the text says of this figure.
 V.fpu_exchange(sc, P, "return", function(cl, summary, cells)
   local shrinks, later = true, true

@@ -9,9 +9,9 @@
 -- "Several orders of magnitude" is taken as a relative error below 10⁻²; no drift as the largest
 -- |E − E₀|/E₀ over the second half of the run at most 1.5 times that over the first half.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local V = require "vmi_claims"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local V = require "kapitza.papers.vmi_claims"
 
 local sc = S.new {
   id = "vmi-fig6.6",
@@ -22,5 +22,5 @@ local sc = S.new {
 }
 local P = sc:parse(arg)
 
--- Sweep over p, data, energy-error table, the claims of Sec. 6.1 and the figure (lib/lua/vmi.lua).
+-- Sweep over p, data, energy-error table, the claims of Sec. 6.1 and the figure (lib/lua/kapitza/vmi.lua).
 V.spring_ring_energy(sc, P)

@@ -8,9 +8,9 @@
 -- the "trapezoidal" rule of §6) and W by the midpoint rule, p ∈ {1, 5, 10}; the claims are decided as
 -- for Figure 6.6.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local V = require "vmi_claims"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local V = require "kapitza.papers.vmi_claims"
 
 local sc = S.new {
   id = "vmi-fig6.7",
@@ -21,5 +21,5 @@ local sc = S.new {
 }
 local P = sc:parse(arg)
 
--- Sweep over p, data, energy-error table, the claims of Sec. 6.1 and the figure (lib/lua/vmi.lua).
+-- Sweep over p, data, energy-error table, the claims of Sec. 6.1 and the figure (lib/lua/kapitza/vmi.lua).
 V.spring_ring_energy(sc, P)

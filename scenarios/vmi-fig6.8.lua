@@ -8,9 +8,9 @@
 -- the "trapezoidal" rule of §6), p ∈ {1, 5, 10}; the claims are decided as for Figure 6.6, and MM and
 -- TM are run again at each p to compare the largest |E − E₀|/E₀ of the three schemes.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local V = require "vmi_claims"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local V = require "kapitza.papers.vmi_claims"
 
 local sc = S.new {
   id = "vmi-fig6.8",
@@ -21,6 +21,6 @@ local sc = S.new {
 }
 local P = sc:parse(arg)
 
--- Sweep over p, data, energy-error table, the claims of Sec. 6.1 and the figure (lib/lua/vmi.lua), with
+-- Sweep over p, data, energy-error table, the claims of Sec. 6.1 and the figure (lib/lua/kapitza/vmi.lua), with
 -- MM and TM run at the same p for the ordering MM < TM < TT.
 V.spring_ring_energy(sc, P, { "MM", "TM" })

@@ -20,10 +20,10 @@
 -- two runs give the same iterates and the same drift; the drift follows the residual actually
 -- reached (at most the tolerance) and falls with it at 10⁻¹⁰ and 10⁻¹².
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local V = require "vmi_claims"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local V = require "kapitza.papers.vmi_claims"
 
 local sc = S.new {
   id = "vmi-fig6.9",

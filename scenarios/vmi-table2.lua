@@ -19,10 +19,10 @@
 -- with (α, γ) = (1, 0) or (0, 1) gives (checked in tests/vmi_spec.lua, together with the left
 -- rectangle rule (α, γ) = (1, 1) or (0, 0) that the "trapezoidal" schemes of §6 use).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local V = require "vmi_convergence"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local V = require "kapitza.papers.vmi_convergence"
 
 local sc = S.new {
   id = "vmi-table2",

@@ -1,10 +1,10 @@
 -- bench-atlas.lua -- the efficiency atlas in CPU seconds, beside the peers (issue 12, item 2).
--- For every problem of lib/experiment/atlas_problems.lua at its default stiffness values, the same runs as
+-- For every problem of lib/lua/kapitza/atlas/problems.lua at its default stiffness values, the same runs as
 -- scenarios/atlas-<problem>.lua (every library method over its ladder) and every peer compiled
 -- into build/libkzpeers.so (GSL rk8pd, msadams, rk4imp; CVODE Adams, BDF; ARKODE ERK8 and, where
 -- the problem has a fast part to split off, MRIStep) at rtol = atol = 1e-2 ... 1e-10, each
 -- measured against the same reference by the problem's own error. Timing as in the benchmark
--- rules (lib/experiment/atlas.lua, A.campaign): one process, the runs of one stiffness interleaved over 3
+-- rules (lib/lua/kapitza/atlas.lua, A.campaign): one process, the runs of one stiffness interleaved over 3
 -- repetitions, medians (runs under 2 ms timed in batches; a run over 0.5 s once; a ladder stops
 -- after a run over 1.5 s). CPU seconds are the process's (os.clock) around the call as a user
 -- makes it, for the library and the peers alike.
@@ -14,13 +14,13 @@
 -- draws: error against CPU seconds). Peers not built are listed as skipped, with the package.
 --   luajit scripts/bench-atlas.lua [--out DIR] [--quick] [--only pendulum,kepler,...]
 local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local A = require "atlas"
-local AW = require "atlas_write"
-local AP = require "atlas_problems"
-local peers = require "peers"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local A = require "kapitza.atlas"
+local AW = require "kapitza.atlas.write"
+local AP = require "kapitza.atlas.problems"
+local peers = require "kapitza.peers"
 
 local cli = S.bench_args("bench-atlas", arg, root, { quick = true, only = true })
 local out, quick, only = cli.out, cli.quick, cli.only
@@ -113,7 +113,7 @@ local function bench(key)
   local head = { "bench-atlas " .. key .. ": " .. prob.title .. "; error = " .. prob.error_what,
     string.format("CPU seconds: median of %d interleaved runs in one process (one run when over 0.5 s); peers at rtol = atol = tol", reps),
     "force_evals: the library's count, or the peer's field evaluations (finite-difference Jacobians included); " ..
-    "newton_iters: Jacobian evaluations for the peers; front/env: the curves by CPU seconds (lib/experiment/atlas.lua)" }
+    "newton_iters: Jacobian evaluations for the peers; front/env: the curves by CPU seconds (lib/lua/kapitza/atlas.lua)" }
   S.write_atomic(out .. "/bench/atlas-" .. key .. ".tsv", S.tsv(columns, rows, head))
   -- the summary
   local md = { string.format("#### %s: CPU seconds and the peers (`make bench`)\n", prob.title),

@@ -3,13 +3,13 @@
 -- stays flat in omega while a direct Verlet integration of (2.2) grows like omega.
 -- Writes paper/bench/cs.tsv and paper/bench/cs.md. Ratios are measured within this one run.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local Ti = require "timing"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local Ti = require "kapitza.timing"
 local kz = require "kapitza"
-local hmm = require "hmm"
-local models = require "models"
-local E = require "experiment"
+local hmm = require "kapitza.hmm"
+local models = require "kapitza.models"
+local E = require "kapitza.experiment"
 local ffi, C = kz.ffi, kz.C
 
 local sc = S.new { id = "bench-cs", title = "kapitza benchmark: Verlet micro-steps, FFI calls, HMM vs direct",

@@ -7,10 +7,10 @@
 -- and each time is the median over the repetitions.
 --   luajit scripts/bench-dpend.lua [--out DIR] [--reps R]   -> DIR/bench/dpend.tsv, DIR/bench/dpend.md
 local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local Ti = require "timing"
-local D = require "dpend"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local Ti = require "kapitza.timing"
+local D = require "kapitza.papers.dpend"
 
 local cli = S.bench_args("bench-dpend", arg, root, { values = { ["--reps"] = "reps" } })
 local out, reps = cli.out, tonumber(cli.reps or "3")

@@ -11,13 +11,13 @@
 -- (a)-(c), <= 3 ns per member and force evaluation for the pendulum models, >= 1.8x on 2 threads.
 --   luajit scripts/bench-ensemble.lua [--out DIR] [--quick] [samples=N] [sample=SECONDS]
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local Ti = require "timing"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local Ti = require "kapitza.timing"
 local kz = require "kapitza"
-local hmm = require "hmm"
-local models = require "models"
-local ens = require "ensemble"
+local hmm = require "kapitza.hmm"
+local models = require "kapitza.models"
+local ens = require "kapitza.ensemble"
 local ffi, C = kz.ffi, kz.C
 
 local sc = S.new { id = "bench-ensemble", title = "kapitza benchmark: ensembles against scalar runs",
@@ -93,7 +93,7 @@ rk4_row("RK4 pendulum omega=100, 2000 steps", function(v, m)
   return ens.pendulum(v)
 end)
 do
-  local um = require "usermodel"
+  local um = require "kapitza.usermodel"
   local spec = dofile(root .. "/tests/usermodel_pendulum.lua")
   rk4_row("RK4 user C pendulum omega=100, 2000 steps", function(v, m)
     if m then return um.model(spec, v, "c", { probe = m == 1 }) end

@@ -4,8 +4,8 @@
 -- must not depend on the machine that rebuilt it, so machine facts live beside the timings.
 --   luajit scripts/bench-environment.lua [--out DIR]   -> DIR/bench/environment.md
 local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
 
 local cli = S.bench_args("bench-environment", arg, root, { quick = true })
 

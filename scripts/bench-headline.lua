@@ -21,22 +21,22 @@
 --    omega from 1e6 is written, labelled as such.
 --  * perturbed Kepler (19) at eps = 2^-16 (tau_end = (pi/8)/eps): SAM (Strang micro-steps, n = 32
 --    per period, N = 16 RK4 macro-steps, central differences (25); the point of bench-peers)
---    against GSL's rk8pd and the best peer at matched accuracy. Reference: lib/lua/sam.lua (RK4 with
+--    against GSL's rk8pd and the best peer at matched accuracy. Reference: lib/lua/kapitza/sam.lua (RK4 with
 --    1024 and 2048 steps per period, Richardson).
 -- CPU seconds: one process; each measurement times batches of calls for at least 0.02 s; the
 -- library's runs are measured 5 times (median), the peers' runs once when over 0.5 s, else the
 -- median of 3.
 --   luajit scripts/bench-headline.lua [--out DIR] [--quick]   -> DIR/bench/headline.{tsv,md}
 local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local A = require "atlas"
-local models = require "models"
-local hmm = require "hmm"
-local sam = require "sam"
-local SX = require "sam_experiment"
-local peers = require "peers"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local A = require "kapitza.atlas"
+local models = require "kapitza.models"
+local hmm = require "kapitza.hmm"
+local sam = require "kapitza.sam"
+local SX = require "kapitza.papers.sam"
+local peers = require "kapitza.peers"
 
 local cli = S.bench_args("bench-headline", arg, root, { quick = true })
 local out, quick = cli.out, cli.quick
@@ -105,7 +105,7 @@ local function peer_ladder(name, pd, ref, tols, stop_err, budget)
   return t
 end
 
--- the CPU seconds a ladder needs for error e: along its envelope (lib/experiment/atlas.lua), interpolated
+-- the CPU seconds a ladder needs for error e: along its envelope (lib/lua/kapitza/atlas.lua), interpolated
 local function cost_at(ladder, e) return E.cost_at(A.envelope(ladder, "seconds"), e, "seconds") end
 
 -- the O(1/omega) distance of the true q(1) from the averaged limit, measured
@@ -224,7 +224,7 @@ md[#md + 1] = "Measured in one run (`scripts/bench-headline.lua`): the peer's CP
   "method reached (log-log interpolation along the peer's tolerance ladder), over the method's own CPU seconds.\n"
 local body = {}
 for _, h in ipairs(pend_heads) do
-  body[#body + 1] = { "pendulum", require("atlas_methods").md_pow10(h.om), string.format("HMM-A2s, H = 1/%d", math.floor(1 / h.H + 0.5)),
+  body[#body + 1] = { "pendulum", require("kapitza.atlas.methods").md_pow10(h.om), string.format("HMM-A2s, H = 1/%d", math.floor(1 / h.H + 0.5)),
                       S.sci(h.error, 2), string.format("%.3g", h.seconds), h.best or "–", r3(h.best_s, h.bound),
                       h.valid and r3(h.ratio, h.bound) or "– (below the reference's uncertainty)",
                       h.valid and r3(h.rk8, h.rk8b) or "–",

@@ -9,12 +9,12 @@
 -- counts and final states equal to round-off.
 --   luajit scripts/bench-hmm.lua [--out DIR] [--quick] [samples=N] [sample=SECONDS]
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local Ti = require "timing"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local Ti = require "kapitza.timing"
 local kz = require "kapitza"
-local hmm = require "hmm"
-local models = require "models"
+local hmm = require "kapitza.hmm"
+local models = require "kapitza.models"
 local ffi, C = kz.ffi, kz.C
 
 local sc = S.new { id = "bench-hmm", title = "kapitza benchmark: the HMM against a plain C loop",

@@ -4,7 +4,7 @@
 -- Method (sound, and an upper bound on the Lua share): each scenario runs once as its own process,
 --   KZ_QUIET=1 KZ_PROFILE=FILE luajit scenarios/<id>.lua --out TMP
 -- timed from here on CLOCK_MONOTONIC (wall = the whole process: shell, exec, LuaJIT start-up,
--- loading the header and the library, the scenario, exit). Inside, lib/lua/profile.lua times every
+-- loading the header and the library, the scenario, exit). Inside, lib/lua/kapitza/profile.lua times every
 -- call into libkapitza (c) and every external program (gnuplot, ext) and writes the totals at
 -- exit. Lua = wall - c - ext: everything else, i.e. the interpreter and JIT, string building, file
 -- writing, the process start-up and the accounting's own closures. The share is Lua / wall; a
@@ -19,9 +19,9 @@
 --   luajit scripts/bench-lua.lua [--out DIR] [--only id,id,...] [--write-before]
 -- writes DIR/bench/lua.{tsv,md} (or, with --write-before, paper/bench/lua-before.tsv).
 local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local prof = dofile(root .. "/lib/lua/profile.lua") -- its clock (KZ_PROFILE is unset here: writes nothing)
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local prof = dofile(root .. "/lib/lua/kapitza/profile.lua") -- its clock (KZ_PROFILE is unset here: writes nothing)
 local now = prof.now
 
 local cli = S.bench_args("bench-lua", arg, root, { only = true, flags = { ["--write-before"] = "before" } })
@@ -105,7 +105,7 @@ for _, r in ipairs(rows) do
 end
 S.write_atomic(out .. "/bench/lua.md", "#### Lua never dominates: time outside C per scenario\n\n" ..
   "One default run of each scenario as its own process; C = time inside libkapitza calls (every FFI call timed, " ..
-  "lib/lua/profile.lua), gnuplot = figures a scenario draws itself, Lua = the rest of the whole process's wall time " ..
+  "lib/lua/kapitza/profile.lua), gnuplot = figures a scenario draws itself, Lua = the rest of the whole process's wall time " ..
   "(interpreter, strings, files, start-up). Before = commit 6a917f6, same method.\n\n" ..
   S.md_table({ "scenario", "wall [s]", "C [s]", "gnuplot [s]", "Lua before", "Lua now", "Lua now, after start-up",
                "C calls" }, md) ..

@@ -4,12 +4,12 @@
 -- actually reached against the same reference as the library's HMM and SAM.
 --  * Vibrated pendulum of Calvo & Sanz-Serna (2.2), time form, l = 0.2, g = 9.8, vmax = 4,
 --    q(0) = 0.5, v(0) = 0, T = 1, omega = 1e4, 1e5, 1e6. Reference q(T): RK4 with m and 2m steps
---    (m = 256 per period), Richardson (lib/experiment/experiment.lua). Error |q(T) - q_ref(T)|. HMM:
+--    (m = 256 per period), Richardson (lib/lua/kapitza/experiment.lua). Error |q(T) - q_ref(T)|. HMM:
 --    Algorithm 2 (preset cs2, uniform kernel over one period, h = period H), H = 1/10 .. 1/80, its
 --    Q(T) against the same q_ref(T) (the averaging error O(vmax/(l omega)) is below 2e-4 here).
 --    MRIStep is not run: the fast forcing is fast in time, not a fast subsystem to split off.
 --  * Perturbed Kepler (19) of Calvo, Chartier, Murua & Sanz-Serna, tau_end = (pi/8)/eps,
---    eps = 2^-10 .. 2^-16, reference of lib/lua/sam.lua (RK4, 1024 and 2048 steps per period,
+--    eps = 2^-10 .. 2^-16, reference of lib/lua/kapitza/sam.lua (RK4, 1024 and 2048 steps per period,
 --    Richardson), Euclidean error of y(tau_end). SAM: Strang micro-steps (n = 16, 32, 64 per
 --    period), N = 16 RK4 macro-steps. MRIStep: fast = the unperturbed Kepler field (eps = 0), slow =
 --    the perturbation, slow step H = 2 pi / (8 2^k) at the k-th tolerance.
@@ -20,14 +20,14 @@
 -- over the method's own seconds. Peers not built are listed as skipped with the package to install.
 --   luajit scripts/bench-peers.lua [--out DIR] [--quick]   -> DIR/bench/peers.{tsv,md}
 local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local E = require "experiment"
-local models = require "models"
-local hmm = require "hmm"
-local sam = require "sam"
-local SX = require "sam_experiment"
-local peers = require "peers"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local models = require "kapitza.models"
+local hmm = require "kapitza.hmm"
+local sam = require "kapitza.sam"
+local SX = require "kapitza.papers.sam"
+local peers = require "kapitza.peers"
 
 local cli = S.bench_args("bench-peers", arg, root, { quick = true })
 local out, quick = cli.out, cli.quick
@@ -40,7 +40,7 @@ for _, n in ipairs(peers.names) do
 end
 for _, s in ipairs(skipped) do io.stderr:write("bench-peers: skipped " .. s .. "\n") end
 
-local median = require("timing").median
+local median = require("kapitza.timing").median
 
 -- Run the entries (closures returning {error, work, seconds?}) interleaved over reps, medians of
 -- the seconds; an entry whose first run exceeds `budget` stops its ladder (later tolerances of

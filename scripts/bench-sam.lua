@@ -7,10 +7,10 @@
 -- the measured error ratio is written beside the cost ratio to show it.
 --   luajit scripts/bench-sam.lua [--out DIR]        -> DIR/bench/sam.tsv, DIR/bench/sam.md
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local sam = require "sam"
-local SX = require "sam_experiment"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local sam = require "kapitza.sam"
+local SX = require "kapitza.papers.sam"
 
 local out = S.bench_args("bench-sam", arg, root).out
 

@@ -8,14 +8,14 @@
 -- to DIR/bench/top.{tsv,md} with their spread. A ratio RK4/HMM above 1 means the HMM is cheaper.
 --   luajit scripts/bench-top.lua [--out DIR] [--quick] [samples=N] [sample=SECONDS] [omega=...]
 local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local Ti = require "timing"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local Ti = require "kapitza.timing"
 local kz = require "kapitza"
-local hmm = require "hmm"
-local models = require "models"
-local E = require "experiment"
-local top = require "top"
+local hmm = require "kapitza.hmm"
+local models = require "kapitza.models"
+local E = require "kapitza.experiment"
+local top = require "kapitza.papers.top"
 local ffi, C = kz.ffi, kz.C
 
 local sc = S.new { id = "bench-top", title = "kapitza benchmark: the slow-variable HMM against direct RK4 at equal accuracy",

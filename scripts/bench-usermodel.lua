@@ -1,4 +1,4 @@
--- bench-usermodel.lua -- `make bench`: what a user's model costs (lib/lua/usermodel.lua). Calvo &
+-- bench-usermodel.lua -- `make bench`: what a user's model costs (lib/lua/kapitza/usermodel.lua). Calvo &
 -- Sanz-Serna's pendulum is run three ways -- the built-in model (lib/models/kz_pendulum.c), the same
 -- model as C source compiled by usermodel.lua, and as Lua functions called through FFI callbacks
 -- (tests/usermodel_pendulum.lua) -- in
@@ -12,13 +12,13 @@
 -- bit-identical to the built-in one, the Lua functions' equal to round-off.
 --   luajit scripts/bench-usermodel.lua [--out DIR] [--quick] [samples=N] [sample=SECONDS]
 local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local Ti = require "timing"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local Ti = require "kapitza.timing"
 local kz = require "kapitza"
-local hmm = require "hmm"
-local models = require "models"
-local um = require "usermodel"
+local hmm = require "kapitza.hmm"
+local models = require "kapitza.models"
+local um = require "kapitza.usermodel"
 local ffi, C = kz.ffi, kz.C
 
 local sc = S.new { id = "bench-usermodel", title = "kapitza benchmark: a user's model as C source and as Lua functions",
@@ -95,7 +95,7 @@ for _, r in ipairs(rows) do
                       string.format("%.2f–%.2f", r.ratio_min, r.ratio_max), string.format("%.1f", r.ns_per_eval) }
 end
 sc:write_text("bench/usermodel.md", "### A user's model: C source and Lua functions against the built-in model\n\n" ..
-  "Calvo & Sanz-Serna's pendulum as the built-in model, as C source compiled by `lib/lua/usermodel.lua` " ..
+  "Calvo & Sanz-Serna's pendulum as the built-in model, as C source compiled by `lib/lua/kapitza/usermodel.lua` " ..
   "(`tests/usermodel_pendulum.lua`), and as Lua functions called through FFI callbacks; the three checked " ..
   "first to do the same force evaluations with the same result (C source bit-identical, Lua functions to round-off); " ..
   string.format("medians of %d interleaved samples of at least %g s each, and the spread of the ratio.\n\n", P.samples, P.sample) ..

@@ -19,11 +19,11 @@
 -- Writes OUT/bench/vmi-timing.tsv and vmi-timing.md; figures/bench-vmi-timing.gp draws them.
 --   luajit scripts/bench-vmi-timing.lua [--out DIR] [--quick]
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local Ti = require "timing"
-local E = require "experiment"
-local V = require "vmi_convergence"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local Ti = require "kapitza.timing"
+local E = require "kapitza.experiment"
+local V = require "kapitza.papers.vmi_convergence"
 local kz = require "kapitza"
 local ffi = kz.ffi
 

@@ -11,11 +11,11 @@
 -- Writes OUT/bench/vmi.tsv and vmi.md.
 --   luajit scripts/bench-vmi.lua [--out DIR] [--quick]
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local Ti = require "timing"
-local E = require "experiment"
-local V = require "vmi_convergence"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local Ti = require "kapitza.timing"
+local E = require "kapitza.experiment"
+local V = require "kapitza.papers.vmi_convergence"
 
 local cli = S.bench_args("bench-vmi", arg, root, { quick = true })
 local out, quick = cli.out, cli.quick

@@ -10,7 +10,7 @@ root=$(pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 BUSTED="luajit /usr/bin/busted"
-LUAP="$root/lib/lua/?.lua;$root/lib/experiment/?.lua;$root/tests/?.lua;;"
+LUAP="$root/lib/lua/?.lua;$root/tests/?.lua;;"
 passed=0
 failed=0
 start=$(date +%s)

@@ -1,15 +1,15 @@
 -- compare.lua -- compare the outputs of two runs cell by cell (a refactor's before/after check).
 --   luajit scripts/compare.lua FRESH KEPT [rtol] [--only ID[,ID...]]      (default rtol 1e-12)
 -- Every file under FRESH/data, FRESH/tables, KEPT/data and KEPT/tables (with --only: the files of
--- those scenarios, <id>.* and <id>-*) is compared by lib/experiment/compare.lua: .tsv files cell by cell
+-- those scenarios, <id>.* and <id>-*) is compared by lib/lua/kapitza/compare.lua: .tsv files cell by cell
 -- (numbers to the relative tolerance; nan, inf and text exactly; rows and columns must agree),
 -- other files byte for byte, a file on one side only is a difference. Prints one line per file
 -- (the first differences under it) and a summary with the number of files, rows and cells
 -- compared. Exit status 0 when everything agrees, 1 when something differs, 2 for a usage error,
 -- a directory that does not exist, or a comparison of nothing. No shell is involved.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local Cmp = require "compare"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local Cmp = require "kapitza.compare"
 
 local function usage(msg)
   io.stderr:write("compare: " .. msg .. " (usage: luajit scripts/compare.lua FRESH KEPT [rtol] [--only ID,...])\n")

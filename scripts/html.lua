@@ -3,7 +3,7 @@
 -- extension), every figure's SVG put inline where the Markdown names it, a small style sheet.
 --   luajit scripts/html.lua [PAPERDIR]      (writes PAPERDIR/paper.html)
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
+package.path = root .. "/lib/lua/?.lua;" .. package.path
 local paper = arg[1] or (root .. "/paper")
 
 local function read(path)
@@ -58,5 +58,5 @@ local page = table.concat({
   "</body></html>",
   "",
 }, "\n")
-local S = require "scenario"
+local S = require "kapitza.scenario"
 S.write_atomic(paper .. "/paper.html", page)

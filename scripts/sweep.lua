@@ -14,7 +14,7 @@
 --   luajit scripts/sweep.lua run DIR [-j N]
 --       runs DIR/commands.txt here, N at a time (default: the number of cores): with GNU parallel
 --       when it is installed (`parallel -j N --joblog ... :::: DIR/commands.txt`, no --halt),
---       otherwise with the built-in runner (lib/experiment/pool.lua); KZ_SWEEP_RUNNER=builtin or =parallel
+--       otherwise with the built-in runner (lib/lua/kapitza/sweep/pool.lua); KZ_SWEEP_RUNNER=builtin or =parallel
 --       chooses. A point that fails does not stop the others: every point runs, the failed ones
 --       are listed at the end, and the exit status is 1 if any failed. SIGTERM, SIGINT or SIGHUP
 --       stops the sweep: the running points get the signal (their process groups), no new point
@@ -30,10 +30,10 @@
 --       that is not part of this sweep, or a damaged sweep.txt is refused in one line.
 --   luajit scripts/sweep.lua ensemble MODEL.lua DIR --over key=v1,v2,... [--over key2=...] [method=NAME]
 --                                 [knobs] [key=value ...] [plot=NAME|none] [--lua] [--threads N] [--force]
---       not a scenario but a model file (lib/experiment/modelfile.lua): the product of the --over
+--       not a scenario but a model file (lib/lua/kapitza/modelfile.lua): the product of the --over
 --       lists (the first outermost, the point order of emit) over its parameters and initial state
 --       (q0, v0 for one degree of freedom; q0_<i>, v0_<i>, y0_<i> one component for more) runs as
---       ONE ensemble call (lib/lua/ensemble.lua), vectorised over the points and split over N
+--       ONE ensemble call (lib/lua/kapitza/ensemble.lua), vectorised over the points and split over N
 --       threads (default: the cores), into DIR/data/sweep-<model>.tsv: per point the swept values,
 --       the state at T, a status (ok, failed:start, failed:bound) and the evaluations per member;
 --       comments say the model, method, knobs, vector width and threads. method=rk4 (default) or
@@ -42,7 +42,7 @@
 --       are the model's overrides. A model run with its Lua functions (--lua, or no C source)
 --       cannot be vectorised: its points run one by one in this process through the scalar API
 --       (said on stderr), into the same file. Then, from that file, gnuplot draws
---       DIR/figures/sweep-<model>.svg (lib/experiment/sweep_figure.lua): for one swept key the
+--       DIR/figures/sweep-<model>.svg (lib/lua/kapitza/sweep/figure.lua): for one swept key the
 --       state at T against it (figures/sweep-line.gp), for two a heat map of one component
 --       (figures/sweep-grid.gp; plot=NAME chooses the state column, default q, q1 or y1), for
 --       three or more none (said on stderr); plot=none draws none. Without gnuplot the figure is
@@ -50,7 +50,7 @@
 --       Bad input: one line on stderr, exit 2, nothing
 --       written; so is a grid of more than 1e6 points, or a run whose estimated work (points x
 --       each member's force evaluations, plus reading each point) is beyond KZ_MAX_WORK (the
---       scenarios' limit, default 2e10) unless --force. lib/experiment/sweep_ensemble.lua has the details. Measured on 2 cores: a 20 x 20
+--       scenarios' limit, default 2e10) unless --force. lib/lua/kapitza/sweep/ensemble.lua has the details. Measured on 2 cores: a 20 x 20
 --       grid of a 1-dof vibrated pendulum, RK4 with 4000 steps each: ensemble 0.04 s wall (the
 --       call itself 0.011 s; the first point's model is built, the others' data read without
 --       building one), emit + run -j 2 + merge 8.1-8.6 s (one luajit process per point); a
@@ -74,12 +74,12 @@
 local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
 if root:sub(1, 1) ~= "/" then root = (os.getenv("PWD") or ".") .. "/" .. root end
 root = root:gsub("/%./", "/"):gsub("/%.$", "")
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
-local F = require "files"
-local Cmp = require "compare"
-local Pool = require "pool"
-local SE = require "sweep_ensemble"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
+local F = require "kapitza.files"
+local Cmp = require "kapitza.compare"
+local Pool = require "kapitza.sweep.pool"
+local SE = require "kapitza.sweep.ensemble"
 
 local function oneline(s) return (tostring(s):gsub("%c", "?")) end
 local function die(msg) io.stderr:write("sweep: " .. oneline(msg) .. "\n"); os.exit(2) end

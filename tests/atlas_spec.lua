@@ -1,15 +1,15 @@
--- The efficiency atlas (lib/experiment/atlas.lua, lib/experiment/atlas_problems.lua, scenarios/atlas-*.lua,
+-- The efficiency atlas (lib/lua/kapitza/atlas.lua, lib/lua/kapitza/atlas/problems.lua, scenarios/atlas-*.lua,
 -- scripts/bench-atlas.lua): the cost interpolation, the curves a summary reads, the n/a reasons
 -- of the stepper registry, the references of every problem, work counts that do not depend on
 -- the stiffness, and the bench's outputs. The scenarios' outputs themselves are guarded by the
 -- regression spec and their claims by the claims spec; that `kapitza atlas lib/models/<problem>.lua`
 -- writes the same bytes, by tests/kapitza_cli_spec.lua.
 local U = require "testutil"
-local S = require "scenario"
-local E = require "experiment"
-local A = require "atlas"
-local AC = require "atlas_claims"
-local AP = require "atlas_problems"
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local A = require "kapitza.atlas"
+local AC = require "kapitza.atlas.claims"
+local AP = require "kapitza.atlas.problems"
 
 local function defaults(prob)
   local P = {}
@@ -110,7 +110,7 @@ describe("atlas", function()
   end)
 
   it("the sweep of a model of one's own: a method's curve by evaluations at each value, its work and exponent", function()
-    local AUS = require "atlas_user_sweep"
+    local AUS = require "kapitza.atlas.user_sweep"
     -- two values; at each, method d's ladder has errors 1e-2, 1e-4 at work 10 s, 100 s (its
     -- curve marked by evaluations in front_evals/env_evals; front/env hold the marks by seconds,
     -- here deliberately wrong), method f's the same at work 10, 100 whatever s
@@ -194,7 +194,7 @@ describe("atlas", function()
     local md = f:read("*a")
     f:close()
     assert.truthy(md:find("Target error", 1, true))
-    local peers = require "peers"
+    local peers = require "kapitza.peers"
     if not peers.available("gsl-rk8pd") then assert.truthy(md:find("Skipped peers", 1, true)) end
     -- the figure script draws from the written gpvars (a root with figures/ and paper/bench/)
     assert.truthy(os.execute(string.format("mkdir -p '%s/root/paper' && ln -s '%s/figures' '%s/root/figures' && ln -s '%s/bench' '%s/root/paper/bench'",
@@ -208,7 +208,7 @@ describe("atlas", function()
   end)
 
   it("one code path: each problem's papers' model file names it, its scenario is the driver's call, its claims are the problem's", function()
-    local R, MF, models = require "atlas_run", require "modelfile", require "models"
+    local R, MF, models = require "kapitza.atlas.run", require "kapitza.modelfile", require "kapitza.models"
     local n = 0
     for key, prob in pairs(AP) do
       n = n + 1
@@ -219,7 +219,7 @@ describe("atlas", function()
       local src = f:read("*a")
       f:close()
       local code = src:gsub("%-%-[^\n]*", "")
-      assert.truthy(code:find('require("atlas_run").scenario("' .. key .. '", arg)', 1, true), key)
+      assert.truthy(code:find('require("kapitza.atlas.run").scenario("' .. key .. '", arg)', 1, true), key)
       assert.is_nil(code:find("claim_", 1, true), key .. ": claims in the scenario file, not in the problem")
     end
     assert.are.equal(8, n)

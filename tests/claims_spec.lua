@@ -14,7 +14,7 @@
 -- status 2, and at most six are tried. Every claims row of the accepted run must have a verdict
 -- among yes/no/partly/n/a and evidence, an n/a its reason, and no yes/no/partly on nothing ('0 of
 -- 0', an empty range, nan).
-local S = require "scenario"
+local S = require "kapitza.scenario"
 local U = require "testutil"
 
 local register = assert(S.read_table(U.root .. "/paper/reference/deviations.tsv"))

@@ -1,9 +1,9 @@
--- scripts/compare.lua (and lib/experiment/compare.lua, which tests/regression_spec.lua uses): every way two
+-- scripts/compare.lua (and lib/lua/kapitza/compare.lua, which tests/regression_spec.lua uses): every way two
 -- output trees can differ is a difference, comparing nothing is an error, no shell is involved;
 -- and the atlas data files say in words what their non-numbers mean, so that a nan is a real one.
 local U = require "testutil"
-local F = require "files"
-local Cmp = require "compare"
+local F = require "kapitza.files"
+local Cmp = require "kapitza.compare"
 
 -- Two trees under a fresh temporary directory: fresh/ and kept/, each { ["data/x.tsv"] = text }.
 local function trees(fresh, kept)
@@ -103,7 +103,7 @@ describe("compare.lua", function()
     assert.matches("compared 1 file ", out)
     assert.is_nil(io.open(base .. "/INJECTED"))
     assert.is_nil(io.open(base .. "/INJECTED2"))
-    for _, f in ipairs { "scripts/compare.lua", "lib/experiment/compare.lua", "lib/experiment/files.lua" } do
+    for _, f in ipairs { "scripts/compare.lua", "lib/lua/kapitza/compare.lua", "lib/lua/kapitza/files.lua" } do
       local src = F.read(U.root .. "/" .. f)
       assert.is_nil(src:find("popen", 1, true), f)
       assert.is_nil(src:find("os.execute", 1, true), f)
@@ -127,7 +127,7 @@ end)
 
 describe("atlas data files", function()
   it("a run without a finite error says so in words (- or diverged), never nan", function()
-    local AW = require "atlas_write"
+    local AW = require "kapitza.atlas.write"
     local rows = AW.cells { { status = "ok", error = 1e-3, env = 2e-3 }, { status = "failed", error = 0 / 0, env = 0 / 0 },
                            { status = "diverged", error = 0 / 0, env = 0 / 0 } }
     assert.are.same({ 1e-3, 2e-3 }, { rows[1].error, rows[1].env })

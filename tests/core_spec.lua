@@ -101,7 +101,7 @@ end)
 -- before anything is computed or written; on the sanitizer build too (a read or write outside a
 -- buffer would abort there).
 describe("argument checks #asan", function()
-  local models = require "models"
+  local models = require "kapitza.models"
   local pend = models.pendulum { l = 0.2, g = 9.8, vmax = 4, omega = 1e3 }
   local rk4 = kz.steppers.rk4
   local function param(r) return r.param ~= nil and ffi.string(r.param) or nil end

@@ -1,7 +1,7 @@
 -- Calvo & Sanz-Serna Tables 2.1-2.3: the published cells, reproduced fresh (in-process, the same
 -- sweep the scenarios run) and compared with paper/reference/ cell by cell.
-local S = require "scenario"
-local cs = require "cs_tables"
+local S = require "kapitza.scenario"
+local cs = require "kapitza.papers.cs"
 
 local function sweep(id, method)
   local sc = S.new { id = id, params = cs.params({

@@ -6,11 +6,11 @@
 -- reference against the Cartesian DAE, SHAKE-SHAKE against RATTLE-SHAKE, the filtered force
 -- against the momentum identity, and bad input for every new entry point.
 local kz = require "kapitza"
-local models = require "models"
-local hmm = require "hmm"
-local sam = require "sam"
-local E = require "experiment"
-local D = require "dpend"
+local models = require "kapitza.models"
+local hmm = require "kapitza.hmm"
+local sam = require "kapitza.sam"
+local E = require "kapitza.experiment"
+local D = require "kapitza.papers.dpend"
 local U = require "testutil"
 local ffi, C = kz.ffi, kz.C
 local twopi = 2 * math.pi
@@ -515,7 +515,7 @@ describe("bad input is refused with the parameter named #asan", function()
     assert.truthy(err:find("parameter 'macro'", 1, true), err)
   end)
 
-  it("the Lua helpers of lib/experiment/dpend.lua", function()
+  it("the Lua helpers of lib/lua/kapitza/papers/dpend.lua", function()
     local ok, err = pcall(D.angles, m, y0, "nope")
     assert.is_false(ok)
     assert.truthy(err:find("reading", 1, true), err)
@@ -533,7 +533,7 @@ end)
 
 describe("per-constraint Newton tolerances (kz_constraints.tols) #asan", function()
   it("each constraint meets its own tolerance; a bad one is refused naming con.tols", function()
-    local D = require "dpend"
+    local D = require "kapitza.papers.dpend"
     local P = {}
     for _, p in ipairs(D.params) do P[p[1]] = p[2] end
     P.tol, P.tol_scale = 1e-14, "per_rod"

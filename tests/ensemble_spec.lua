@@ -1,13 +1,13 @@
--- ensemble_spec.lua -- ensembles (lib/methods/kz_ens.c, lib/models/kz_ens_models.c, lib/lua/ensemble.lua): every
+-- ensemble_spec.lua -- ensembles (lib/methods/kz_ens.c, lib/models/kz_ens_models.c, lib/lua/kapitza/ensemble.lua): every
 -- member equals its own scalar run (direct RK4 and Verlet, the HMM of both pendulums, SAM), on
 -- one thread and on several; a member that blows up is flagged and the others go on; bad input
 -- is refused naming the parameter.
 local kz = require "kapitza"
 local ffi, C = kz.ffi, kz.C
-local models = require "models"
-local hmm = require "hmm"
-local sam = require "sam"
-local ens = require "ensemble"
+local models = require "kapitza.models"
+local hmm = require "kapitza.hmm"
+local sam = require "kapitza.sam"
+local ens = require "kapitza.ensemble"
 
 -- the bound on |member - scalar| / max(1, |scalar|) over whole runs: libmvec's sin (<= 4 ulp)
 -- against libm's (<= 1 ulp), propagated along a trajectory; measured below 1e-13 here

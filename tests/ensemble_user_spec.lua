@@ -1,12 +1,12 @@
 -- ensemble_user_spec.lua -- ensembles of a model of your own given as C source (ensemble.lua's
--- ens.user, the kzu_ens_* wrappers lib/lua/usermodel.lua generates): every member equals the scalar
+-- ens.user, the kzu_ens_* wrappers lib/lua/kapitza/usermodel.lua generates): every member equals the scalar
 -- run of the same user model (direct RK4 on 1 and 3 threads, the HMM with the reconstruction, a
 -- first-order model without 'omega'), up to libmvec's rounding (bounds and measured values below);
 -- the width is reported; a Lua-function model is refused with the way to run it.
 local kz = require "kapitza"
-local hmm = require "hmm"
-local ens = require "ensemble"
-local um = require "usermodel"
+local hmm = require "kapitza.hmm"
+local ens = require "kapitza.ensemble"
+local um = require "kapitza.usermodel"
 
 local root = debug.getinfo(1, "S").source:match("^@(.*)/tests/[^/]*$") or "."
 local spec = dofile(root .. "/tests/usermodel_pendulum.lua")

@@ -17,10 +17,10 @@
 --      one, err from the Dormand-Prince pair's stability polynomials on y' = lambda y.
 local kz = require "kapitza"
 local ffi, C = kz.ffi, kz.C
-local models = require "models"
-local hmm = require "hmm"
-local vmi = require "vmi"
-local um = require "usermodel"
+local models = require "kapitza.models"
+local hmm = require "kapitza.hmm"
+local vmi = require "kapitza.vmi"
+local um = require "kapitza.usermodel"
 
 local function rel(a, b) return math.abs(a - b) / math.max(math.abs(a), math.abs(b), 1e-300) end
 

@@ -17,7 +17,7 @@
 local M = {}
 
 local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
-package.path = here .. "/../lib/lua/?.lua;" .. here .. "/../lib/experiment/?.lua;" .. here .. "/?.lua;" .. package.path
+package.path = here .. "/../lib/lua/?.lua;" .. here .. "/?.lua;" .. package.path
 local U = require "testutil"
 
 local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
@@ -132,7 +132,7 @@ function M.values(k, rand)
 end
 
 --- The files the scenario writes at its defaults: its own files in paper/{data,tables,figures}
--- (<id>.<ext> or <id>-<anything>, as lib/experiment/scenario.lua's commit owns them).
+-- (<id>.<ext> or <id>-<anything>, as lib/lua/kapitza/scenario.lua's commit owns them).
 function M.expected(id, with_figures)
   local t = {}
   for _, sub in ipairs { "data", "tables", "figures" } do

@@ -15,7 +15,7 @@ local per = tonumber(os.getenv("KZ_FUZZ_PER") or "") or 5
 local limit = 20 -- seconds per run: a --quick run that takes longer should have been refused
 
 -- No output may hold nan or inf (the atlas writes its "not run" and "diverged" cells as words:
--- lib/experiment/atlas_write.lua, AW.cells)
+-- lib/lua/kapitza/atlas/write.lua, AW.cells)
 local allow_nan = nil
 
 describe("scenario contract under random and extreme values", function()

@@ -3,9 +3,9 @@
 -- symmetric and half windows, every macro scheme's order, the one-step map's geometry, the
 -- observable seam, work counts and bad input.
 local kz = require "kapitza"
-local hmm = require "hmm"
-local models = require "models"
-local E = require "experiment"
+local hmm = require "kapitza.hmm"
+local models = require "kapitza.models"
+local E = require "kapitza.experiment"
 local ffi, C = kz.ffi, kz.C
 local twopi = 2 * math.pi
 

@@ -5,8 +5,8 @@
 -- computes; the installed kapitza.lua loads the installed library from any directory; a DESTDIR
 -- install stays inside DESTDIR and uninstall removes it all.
 local kz = require "kapitza"
-local hmm = require "hmm"
-local models = require "models"
+local hmm = require "kapitza.hmm"
+local models = require "kapitza.models"
 local U = require "testutil"
 
 -- make without the caller's make variables (make -j check passes its jobserver in MAKEFLAGS)
@@ -116,7 +116,7 @@ describe("make install", function()
     local cache = dir .. "/cache"
     local prog = [[
 local kz = require "kapitza"
-local hmm, um = require "hmm", require "usermodel"
+local hmm, um = require "kapitza.hmm", require "kapitza.usermodel"
 local maps = {}
 for l in io.lines("/proc/self/maps") do local p = l:match("(/%S*libkapitza%S*)$"); if p then maps[p] = true end end
 for p in pairs(maps) do print("mapped " .. p) end
@@ -125,7 +125,7 @@ local osc = { name = "osc", nq = 1, params = { "k" }, c = { accel = "f", source 
   "static int f(const kz_par *p, double t, const double *q, double *a) { (void)t; a[0] = -p->k * q[0]; return KZ_OK; }" } }
 local y = kz.run(um.model(osc, { k = 1 }).sys, "rk4", 0, 1e-3, 1000, { 1, 0 })
 print(string.format("cos1 %.6f", y[1]))
-local models = require "models" -- the papers' models, from their installed model files
+local models = require "kapitza.models" -- the papers' models, from their installed model files
 local pend = models.pendulum { l = 0.2, g = 9.8, vmax = 4, omega = 100 }
 print("models " .. models.dir .. " " .. pend.library)
 print(string.format("pend %.17g", kz.run(pend.sys, "rk4", 0, 1e-4, 100, { 0.5, 0 })[1]))

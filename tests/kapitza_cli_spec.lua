@@ -1,13 +1,13 @@
--- The `kapitza` command (bin/kapitza, lib/experiment/cli.lua) and what it stands on (lib/experiment/modelfile.lua,
--- lib/experiment/atlas_user.lua): --help on every verb; bad input is one line on stderr, exit status 2,
+-- The `kapitza` command (bin/kapitza, lib/lua/kapitza/cli.lua) and what it stands on (lib/lua/kapitza/modelfile.lua,
+-- lib/lua/kapitza/atlas/user.lua): --help on every verb; bad input is one line on stderr, exit status 2,
 -- nothing written; it works from another directory and through a symbolic link; `kapitza run`
 -- runs a scenario kept outside the repository (its figure script beside it); `kapitza atlas`
 -- on a small user model in quick mode writes its files, and the configuration its table
 -- recommends, pasted into `kapitza solve`, gives the same error and work; every command of
 -- paper/own-model.md runs, its constrained variant included.
 local U = require "testutil"
-local MF = require "modelfile"
-local S = require "scenario"
+local MF = require "kapitza.modelfile"
+local S = require "kapitza.scenario"
 
 local KZ = U.root .. "/bin/kapitza"
 local MODEL = U.root .. "/scenarios/examples/forced_pendulum2d.lua"
@@ -257,7 +257,7 @@ return { name = "bead_ring", nq = 2, params = { "r" }, values = { r = 1 }, q0 = 
     assert.are.equal(6, #lines(out), out) -- a line per value and tolerance, one per tolerance with the exponents
     -- the runs: key, value, then the columns of one value's atlas; value by value
     local rows, cols = assert(S.read_table(dir .. "/data/atlas-pend2.tsv"))
-    local AU = require "atlas_user"
+    local AU = require "kapitza.atlas.user"
     assert.are.same({ "key", "value" }, { cols[1], cols[2] })
     for i, c in ipairs(AU.columns) do assert.are.equal(c, cols[i + 2]) end
     local n, last = { [1000] = 0, [10000] = 0 }, 1000
@@ -320,9 +320,9 @@ return { name = "stiff_pair", nq = 2, params = { "k", "c" }, values = { k = 1e4,
     for _, r in ipairs(rows) do assert.truthy(r.family == "direct" or r.family == "peer", r.family) end
   end)
 
-  it("a constrained model (lib/lua/models.lua's dpend, in the shape a constrained user model takes): the constrained " ..
+  it("a constrained model (lib/lua/kapitza/models.lua's dpend, in the shape a constrained user model takes): the constrained " ..
      "families run against a HERK3 reference, the unconstrained ones are n/a with the reason", function()
-    local D, AU, AC = require "dpend", require "atlas_user", require "atlas_catalogue"
+    local D, AU, AC = require "kapitza.papers.dpend", require "kapitza.atlas.user", require "kapitza.atlas.catalogue"
     local Pd = {}
     for _, p in ipairs(D.params) do Pd[p[1]] = p[2] end
     local model = D.model(Pd, 1e3)
@@ -488,7 +488,7 @@ describe("kapitza atlas on a papers' model file: the paper's atlas, one code pat
 
   -- every file under DIR/{data,tables,figures}, relative, sorted
   local function files(dir)
-    local F = require "files"
+    local F = require "kapitza.files"
     local t = {}
     for _, sub in ipairs { "data", "tables", "figures" } do
       for _, e in ipairs(F.entries(dir .. "/" .. sub) or {}) do t[#t + 1] = sub .. "/" .. e.name end

@@ -1,5 +1,5 @@
 -- Any list length a result can be computed from (issue 21, item 4), generated for every scenario:
--- its list parameters come from `--params` (lib/experiment/scenario.lua), and each list key is run in
+-- its list parameters come from `--params` (lib/lua/kapitza/scenario.lua), and each list key is run in
 -- --quick, into a fresh --out, with
 --   one     the key set to its first value (the --quick list's, else the default's);
 --   two     its first two values (the --quick list's, else the default's second value);
@@ -14,7 +14,7 @@
 -- Cost: 117 list keys, about 350 runs, 50–60 s on a quiet machine. Every case runs every time: a
 -- subset would let a scenario break on the days it is not drawn. KZ_LISTS_ONLY=<id> runs the
 -- keys of one scenario (while fixing it).
-local S = require "scenario"
+local S = require "kapitza.scenario"
 local U = require "testutil"
 
 local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end

@@ -7,7 +7,7 @@
 -- said. A run that fails leaves no folder it created, and a staging folder of a dead process is
 -- removed only when its marker names its own identity.
 local T = require "testutil"
-local F = require "files"
+local F = require "kapitza.files"
 
 local root = T.root
 local K = "luajit " .. root .. "/bin/kapitza"

@@ -1,16 +1,16 @@
 -- papers_models_spec.lua -- the papers' models written as model files (lib/models/*.lua, the path a
--- user's model takes, built by lib/lua/models.lua) against the built-in C constructors they replace
--- (lib/lua/models_c.lua): a short run of every method family each model has, side by side, results
+-- user's model takes, built by lib/lua/kapitza/models.lua) against the built-in C constructors they replace
+-- (lib/lua/kapitza/models_c.lua): a short run of every method family each model has, side by side, results
 -- equal to the last bit (compared as bit patterns, so that a NaN or the sign of a zero counts),
 -- and the work counts equal (Newton iterations included: Kepler's flows count theirs through
 -- kz_iteration()).
 local kz = require "kapitza"
 local ffi = kz.ffi
-local models = require "models"
-local builtin = require "models_c"
-local hmm = require "hmm"
-local sam = require "sam"
-local vmi = require "vmi"
+local models = require "kapitza.models"
+local builtin = require "kapitza.models_c"
+local hmm = require "kapitza.hmm"
+local sam = require "kapitza.sam"
+local vmi = require "kapitza.vmi"
 
 local twopi = 2 * math.pi
 
@@ -214,8 +214,8 @@ describe("the papers' models as model files give the built-in numbers bit for bi
     end
   end)
 
-  it("load as model files (lib/experiment/modelfile.lua, the path of kapitza check and atlas): the paper's case, overrides", function()
-    local MF = require "modelfile"
+  it("load as model files (lib/lua/kapitza/modelfile.lua, the path of kapitza check and atlas): the paper's case, overrides", function()
+    local MF = require "kapitza.modelfile"
     local dims = { pendulum = 2, ste = 2, kepler = 4, vdp = 2, dpend = 8, top = 6, fpu = 12, ring = 36 }
     for name, dim in pairs(dims) do
       local mf = MF.load(models.path(name))

@@ -4,9 +4,9 @@
 -- (sam-fig6 stepper/conventional, cs-fig4.1 filter/periods, ste-force's own estimate), and the
 -- values claims use written at full precision. Each scenario runs in --quick or at a small size.
 local kz = require "kapitza"
-local E = require "experiment"
-local S = require "scenario"
-local D = require "dpend"
+local E = require "kapitza.experiment"
+local S = require "kapitza.scenario"
+local D = require "kapitza.papers.dpend"
 local U = require "testutil"
 
 -- run a scenario into a fresh directory; returns the directory (caller removes it)

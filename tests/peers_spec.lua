@@ -1,9 +1,9 @@
--- The optional peers (build/libkzpeers.so: GSL, SUNDIALS) through lib/lua/peers.lua. Without their
+-- The optional peers (build/libkzpeers.so: GSL, SUNDIALS) through lib/lua/kapitza/peers.lua. Without their
 -- libraries every peer must report itself unavailable with the package to install; with them, each
 -- must integrate the library's own systems to the accuracy its tolerance asks for.
-local peers = require "peers"
-local models = require "models"
-local E = require "experiment"
+local peers = require "kapitza.peers"
+local models = require "kapitza.models"
+local E = require "kapitza.experiment"
 
 describe("peers", function()
   it("each peer is available or says which package is missing", function()
@@ -37,7 +37,7 @@ describe("peers", function()
   end)
 
   it("the FPU chain of the variational integrators (kz_vmi_sys) with rk8pd and CVODE Adams", function()
-    local V = require "vmi"
+    local V = require "kapitza.vmi"
     local fpu = V.fpu()
     local ref = V.reference(fpu, 1e-5, 50000, 1) -- RK4, h = 1e-5, to t = 0.5
     local yref = {}

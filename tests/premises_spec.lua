@@ -3,7 +3,7 @@
 -- and the premise, exit 2, nothing written); a claim the run cannot measure is `n/a` with the
 -- reason, never nan; a published number is compared only at the paper's parameters.
 local U = require "testutil"
-local S = require "scenario"
+local S = require "kapitza.scenario"
 
 -- run a scenario --quick into a fresh folder: status, stderr, the folder
 local function run(id, args)
@@ -106,7 +106,7 @@ describe("premises and unmeasurable claims", function()
   end)
 
   it("a claim whose measured text holds a nan is n/a and says 'undefined' (the safety net of experiment.Claims:add)", function()
-    local E = require "experiment"
+    local E = require "kapitza.experiment"
     local cl = E.claims(nil)
     cl:add("slope", "order 2", "2", string.format("slope %.2f", 0 / 0), true)
     cl:add("ok", "order 2", "2", "slope 2.01", true)

@@ -1,4 +1,4 @@
--- KZ_PROFILE (lib/lua/profile.lua): a scenario run with it writes its totals when the process ends,
+-- KZ_PROFILE (lib/lua/kapitza/profile.lua): a scenario run with it writes its totals when the process ends,
 -- through the scenario framework's exit (which closes the Lua state so that the writer runs).
 local U = require "testutil"
 

@@ -1,5 +1,5 @@
 -- Regression: every scenario is re-run in full into a temporary directory and every file it
--- writes, and every checked-in file it owns under paper/, is compared by lib/experiment/compare.lua (the
+-- writes, and every checked-in file it owns under paper/, is compared by lib/lua/kapitza/compare.lua (the
 -- comparison scripts/compare.lua makes): numbers cell by cell to a relative 1e-9; nan, inf and
 -- text exactly; rows and columns must agree; a file on one side only is a difference; the figures
 -- a scenario draws byte for byte (every figure under paper/figures is a scenario's, the benchmark
@@ -7,10 +7,10 @@
 -- measurements and are only checked for their columns. Each failing cell is printed with both
 -- values.
 local U = require "testutil"
-local S = require "scenario"
+local S = require "kapitza.scenario"
 
-local Cmp = require "compare"
-local F = require "files"
+local Cmp = require "kapitza.compare"
+local F = require "kapitza.files"
 
 local RTOL = 1e-9
 
@@ -31,7 +31,7 @@ describe("regression", function()
       local st, _, err = U.run(string.format("KZ_QUIET=1 luajit scenarios/%s.lua --out %s", id, dir))
       assert.are.equal(0, st, err)
       -- every file the run wrote, and every checked-in file of this scenario, on both sides
-      -- (lib/experiment/compare.lua: a file on one side only, nan, inf, a missing row or cell all differ)
+      -- (lib/lua/kapitza/compare.lua: a file on one side only, nan, inf, a missing row or cell all differ)
       -- (the figures only when the run drew some: without gnuplot they are neither compared nor
       -- required); a file written outside a folder is compared with paper/'s file of that name
       local subs, top = { "data", "tables" }, {}
@@ -88,7 +88,7 @@ describe("regression", function()
     local html = read(dir .. "/paper.html")
     assert.truthy(html:match("^<!DOCTYPE html>"))
     assert.is_nil(html:find("missing figure", 1, true))
-    local S = require "scenario"
+    local S = require "kapitza.scenario"
     local arts = S.read_table(U.root .. "/paper/reference/artefacts.tsv")
     local missing = {}
     for _, a in ipairs(arts) do

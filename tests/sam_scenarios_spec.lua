@@ -3,7 +3,7 @@
 -- data files alone: orders in n, work counts, epsilon scalings, the ~20x work factor, LISP and
 -- multirevolution against SAM, saturation for small N, the ode45 step count.
 local U = require "testutil"
-local S = require "scenario"
+local S = require "kapitza.scenario"
 
 local function run(id)
   local dir = U.tmpdir()

@@ -1,10 +1,10 @@
 -- Stroboscopic averaging, LISP, multirevolution and their steppers (Calvo, Chartier, Murua &
--- Sanz-Serna 2011): the C API through lib/lua/sam.lua and the raw FFI. Orders of the difference
+-- Sanz-Serna 2011): the C API through lib/lua/kapitza/sam.lua and the raw FFI. Orders of the difference
 -- formulas (25), (26), (29) and of (32), exact work counts, the t0 rule, the Kepler flow and the
 -- errata, the Dormand-Prince stepper, and every class of bad input.
 local kz = require "kapitza"
-local sam = require "sam"
-local SX = require "sam_experiment"
+local sam = require "kapitza.sam"
+local SX = require "kapitza.papers.sam"
 local U = require "testutil"
 local ffi, C = kz.ffi, kz.C
 local twopi = 2 * math.pi

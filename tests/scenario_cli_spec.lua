@@ -1,7 +1,7 @@
 -- The scenario command line (GUIDE Sec. 3) for every scenario: --help, unknown keys and bad
 -- values are errors that name them, and a failed run writes nothing.
 local U = require "testutil"
-local S = require "scenario"
+local S = require "kapitza.scenario"
 
 local scenarios = U.scenarios() -- scenarios/*.lua, not scenarios/examples/
 
@@ -155,13 +155,13 @@ describe("bad input never reaches a traceback", function()
     local script = dir .. "/bad-run.lua"
     local f = assert(io.open(script, "w"))
     f:write(string.format([[
-package.path = %q .. "/lib/lua/?.lua;" .. %q .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
+package.path = %q .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
 local kz = require "kapitza"
 local sc = S.new { id = "bad-run", params = { { "h", 0.1, "s", "a step" } } }
 local P = sc:parse(arg)
 sc:write_text("data/bad-run.tsv", "x\n1\n")
-kz.run(require("models").vdp(0.1).sys, "rk4", 0, P.h, -3, { 1, 0 })
+kz.run(require("kapitza.models").vdp(0.1).sys, "rk4", 0, P.h, -3, { 1, 0 })
 ]], U.root, U.root))
     f:close()
     local st, _, err = U.run(string.format("luajit '%s' --out '%s/out'", script, dir))
@@ -171,8 +171,8 @@ kz.run(require("models").vdp(0.1).sys, "rk4", 0, P.h, -3, { 1, 0 })
     -- a Lua error is one line too (exit 1), with the traceback only under KZ_DEBUG
     f = assert(io.open(script, "w"))
     f:write(string.format([[
-package.path = %q .. "/lib/lua/?.lua;" .. %q .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
+package.path = %q .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
 local sc = S.new { id = "bad-run", params = { { "h", 0.1, "s", "a step" } } }
 local P = sc:parse(arg)
 local t = nil

@@ -3,7 +3,7 @@
 -- broken gnuplot; every scenario refuses work it cannot finish; numbers are read strictly. Each
 -- test drives the real command line.
 local U = require "testutil"
-local S = require "scenario"
+local S = require "kapitza.scenario"
 
 local function sh_quote(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
 
@@ -289,7 +289,7 @@ describe("every exit leaves the output directory as it was, or complete (issue 1
     assert.is_true(wait_for(function() return live.pid() ~= nil end, 5))
     -- each made as a run makes it: with the marker naming the folder's own identity (a folder of
     -- that name without it is not a run's, and is left: tests/out_paths_spec.lua)
-    local F = require "files"
+    local F = require "kapitza.files"
     for _, pid in ipairs { dead, live.pid() } do
       local stage = string.format("%s/.kz-stage-ste-force-%d", dir, pid)
       os.execute(string.format("mkdir -p %s/data && echo x > %s/data/ste-force.tsv", stage, stage))

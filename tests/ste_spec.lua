@@ -3,10 +3,10 @@
 -- at new parameters with its own figure). The claims of notes Sec. 7 are asserted through the
 -- claims tables (tests/claims_spec.lua) that the regression spec keeps equal to fresh runs.
 local kz = require "kapitza"
-local models = require "models"
-local ste = require "ste"
+local models = require "kapitza.models"
+local ste = require "kapitza.papers.ste"
 local U = require "testutil"
-local S = require "scenario"
+local S = require "kapitza.scenario"
 local ffi, C = kz.ffi, kz.C
 
 describe("the inverted pendulum of Sharp, Tsai & Engquist #asan", function()

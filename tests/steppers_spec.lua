@@ -3,7 +3,7 @@
 -- leaves the state alone; the drivers kz_run/kz_trajectory agree with single steps; bad input is
 -- refused with the parameter named.
 local kz = require "kapitza"
-local models = require "models"
+local models = require "kapitza.models"
 local U = require "testutil"
 local ffi, C = kz.ffi, kz.C
 

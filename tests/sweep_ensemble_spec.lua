@@ -1,4 +1,4 @@
--- sweep_ensemble_spec.lua -- `scripts/sweep.lua ensemble` (lib/experiment/sweep_ensemble.lua): a 3 x 4
+-- sweep_ensemble_spec.lua -- `scripts/sweep.lua ensemble` (lib/lua/kapitza/sweep/ensemble.lua): a 3 x 4
 -- grid of a small user C model (tests/models/pend2.lua, two degrees of freedom) run as one
 -- ensemble call; every row, in point order, equals the scalar run of the model file loaded with
 -- that point's overrides (kz.run, hmm.run, sam.sam), to 1e-12 relative (|a - b| / max(1, |b|):
@@ -11,12 +11,12 @@
 -- (gnuplot): a line plot for one swept key, a heat map for two (plot=NAME its component), none for
 -- three or plot=none; plot=bogus refused before the run.
 local U = require "testutil"
-local F = require "files"
+local F = require "kapitza.files"
 local kz = require "kapitza"
-local MF = require "modelfile"
-local hmm = require "hmm"
-local sam = require "sam"
-local S = require "scenario"
+local MF = require "kapitza.modelfile"
+local hmm = require "kapitza.hmm"
+local sam = require "kapitza.sam"
+local S = require "kapitza.scenario"
 
 local MODEL = U.root .. "/tests/models/pend2.lua"
 local TOL = 1e-12
@@ -189,7 +189,7 @@ describe("sweep ensemble: a grid as one ensemble call", function()
     assert.is_true(F.is_dir(dir))
   end)
 
-  -- the figure (lib/experiment/sweep_figure.lua): drawn by gnuplot from the TSV when one runs
+  -- the figure (lib/lua/kapitza/sweep/figure.lua): drawn by gnuplot from the TSV when one runs
   local has_gnuplot = os.execute("gnuplot --version >/dev/null 2>&1") == 0
   local svg = F.read -- the text of a file, nil when there is none
 

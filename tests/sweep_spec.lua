@@ -5,7 +5,7 @@
 -- leaving workers behind, a merge of another sweep's leftovers, a traceback on a damaged
 -- manifest, a temporary file left by a full disk.
 local U = require "testutil"
-local F = require "files"
+local F = require "kapitza.files"
 
 local function read(path) return F.read(path) end
 local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end

@@ -11,7 +11,7 @@ M.root = (function()
 end)()
 
 --- Least-squares slope of log(y) against log(x).
-M.slope = require("scenario").loglog_slope
+M.slope = require("kapitza.scenario").loglog_slope
 
 --- A fresh temporary directory.
 function M.tmpdir()
@@ -51,7 +51,7 @@ function M.files(dir)
   return t
 end
 
---- The parameters of scenarios/<id>.lua from its --params listing (lib/experiment/scenario.lua): a list, in
+--- The parameters of scenarios/<id>.lua from its --params listing (lib/lua/kapitza/scenario.lua): a list, in
 -- its order, of {key, list, optional, integer (booleans), min, max, default, quick (the fields
 -- as printed: strings, values comma-separated; "" when empty)}.
 function M.params(id)
@@ -81,7 +81,7 @@ end
 --- The claims tables under dir/tables (a .tsv with the columns claim and holds): a list of
 -- {file = "tables/<name>.tsv", id = the scenario's id (<id>.tsv or <id>-claims.tsv), rows}.
 function M.claims_tables(dir)
-  local S = require "scenario"
+  local S = require "kapitza.scenario"
   local t = {}
   for _, f in ipairs(M.files(dir .. "/tables")) do
     if f:match("%.tsv$") then

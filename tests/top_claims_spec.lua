@@ -7,7 +7,7 @@
 -- tests/top_spec.lua and here on the runs. The checked-in tables (the printed parameters) are
 -- checked by tests/claims_spec.lua: no n/a there.
 local U = require "testutil"
-local S = require "scenario"
+local S = require "kapitza.scenario"
 
 local function run(id, args)
   local dir = U.tmpdir()

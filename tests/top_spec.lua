@@ -4,10 +4,10 @@
 -- gradients; Algorithms 3-4 (estimates, orders, work counts, options); Algorithm 2's VE scheme;
 -- and bad input for every entry point, C and Lua.
 local kz = require "kapitza"
-local models = require "models"
-local hmm = require "hmm"
-local E = require "experiment"
-local top = require "top"
+local models = require "kapitza.models"
+local hmm = require "kapitza.hmm"
+local E = require "kapitza.experiment"
+local top = require "kapitza.papers.top"
 local U = require "testutil"
 local ffi, C = kz.ffi, kz.C
 
@@ -307,8 +307,8 @@ describe("the slow-variable sets (32), (37), (40) #asan", function()
     assert.are.equal(C.KZ_EDOMAIN, C.kz_slow_values(T0.slow["37"], 0, kz.vec(6, { 0, 0, 1, 0, 0, 1 }), kz.vec(4), nil, r))
     assert.are.equal("slow", ffi.string(r.param))
     assert.is_nil(T0.slow["40"])
-    -- the C constructor (lib/lua/models_c.lua; models.top is built from lib/models/top.lua)
-    assert.are.equal(C.KZ_EMODEL, C.kz_top_slow(ffi.new("kz_slow"), require("models_c").top {}.par, C.KZ_TOP_XI40, r))
+    -- the C constructor (lib/lua/kapitza/models_c.lua; models.top is built from lib/models/top.lua)
+    assert.are.equal(C.KZ_EMODEL, C.kz_top_slow(ffi.new("kz_slow"), require("kapitza.models_c").top {}.par, C.KZ_TOP_XI40, r))
     assert.are.equal("set", ffi.string(r.param))
   end)
 end)
@@ -503,7 +503,7 @@ describe("the top's constructors and measurements refuse bad input #asan", funct
   end)
 end)
 
-describe("lib/experiment/top.lua and the slow-HMM binding refuse bad input, naming it #asan", function()
+describe("lib/lua/kapitza/papers/top.lua and the slow-HMM binding refuse bad input, naming it #asan", function()
   it("errors name the function and the argument", function()
     local function fails(pat, f, ...)
       local ok, err = pcall(f, ...)

@@ -1,20 +1,20 @@
 -- Every method family on models written only in the user format (issue 18): the model files of
 -- tests/models/ -- osc2 (a splitting), pend2 (fast-forced, with a slow-variable set), dpend2
--- (constraints), fpu2 (the multirate split) -- through lib/lua/usermodel.lua and lib/lua/modelparts.lua,
+-- (constraints), fpu2 (the multirate split) -- through lib/lua/kapitza/usermodel.lua and lib/lua/kapitza/usermodel/parts.lua,
 -- each family's order of accuracy checked by self-convergence (the ratio of successive
 -- differences when the step halves: 2^order), both ways (C source and Lua functions), the
--- derivatives the library forms against given ones, the refusals of lib/lua/capability.lua, the
--- strict options of lib/lua/options.lua and the safe defaults (the HMM's micro-stepper warning, the
+-- derivatives the library forms against given ones, the refusals of lib/lua/kapitza/capability.lua, the
+-- strict options of lib/lua/kapitza/options.lua and the safe defaults (the HMM's micro-stepper warning, the
 -- VMI's stability bound).
 local kz = require "kapitza"
-local um = require "usermodel"
-local parts = require "modelparts"
-local cap = require "capability"
-local Dv = require "derivatives"
-local hmm = require "hmm"
-local sam = require "sam"
-local vmi = require "vmi"
-local models = require "models"
+local um = require "kapitza.usermodel"
+local parts = require "kapitza.usermodel.parts"
+local cap = require "kapitza.capability"
+local Dv = require "kapitza.usermodel.derivatives"
+local hmm = require "kapitza.hmm"
+local sam = require "kapitza.sam"
+local vmi = require "kapitza.vmi"
+local models = require "kapitza.models"
 local U = require "testutil"
 local ffi = kz.ffi
 

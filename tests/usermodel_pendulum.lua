@@ -1,5 +1,5 @@
 -- usermodel_pendulum.lua -- Calvo & Sanz-Serna's vibrated inverted pendulum (2.2), (2.7), (2.6)
--- written as a user model both ways (lib/lua/usermodel.lua), with the same arithmetic in the same
+-- written as a user model both ways (lib/lua/kapitza/usermodel.lua), with the same arithmetic in the same
 -- order as the built-in lib/models/kz_pendulum.c, so that the three can be compared number for number
 -- (tests/usermodel_spec.lua) and timed against each other (scripts/bench-usermodel.lua).
 --   local spec = dofile(root .. "/tests/usermodel_pendulum.lua")

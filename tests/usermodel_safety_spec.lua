@@ -1,14 +1,14 @@
 -- A user model's code cannot take the process down silently, and the compile cache trusts
--- nobody (lib/lua/usermodel.lua, lib/lua/usercache.lua, lib/lua/userguard.lua, lib/core/kz_fs.c; issue 17,
+-- nobody (lib/lua/kapitza/usermodel.lua, lib/lua/kapitza/usermodel/cache.lua, lib/lua/kapitza/usermodel/guard.lua, lib/core/kz_fs.c; issue 17,
 -- items 2 and 3): a source naming a function it does not define, a crash, an exit() and an
 -- output left unset, each at the trial calls and during a run of a small scenario; planted links,
 -- directories and objects of another user, a compile killed midway, shell words in CC and
 -- KZ_CFLAGS.
 local kz = require "kapitza"
-local um = require "usermodel"
+local um = require "kapitza.usermodel"
 local ffi = kz.ffi
 local U = require "testutil"
-local vmi = require "vmi"
+local vmi = require "kapitza.vmi"
 
 pcall(ffi.cdef, "unsigned int getuid(void);")
 local root_user = ffi.C.getuid() == 0
@@ -49,7 +49,7 @@ end
 -- A script that makes the model and prints "ok <compiles> <loads> <path>" or "err <message>".
 local MAKE = [[
 package.path = %q .. package.path
-local um = require "usermodel"
+local um = require "kapitza.usermodel"
 local ok, m = pcall(um.model, %s, { k = 1 }, "c")
 if ok then print("ok", um.stats.compiles, um.stats.loads, m.lib_path) else print("err", m) end
 ]]
@@ -89,10 +89,10 @@ describe("a user model's code cannot take the process down silently", function()
   -- A scenario whose model's C function f has the given body, run from q = 1.
   local SCEN = [[
 local root = arg[0]:match("^(.*)/scenarios/[^/]*$") or "."
-package.path = root .. "/lib/lua/?.lua;" .. root .. "/lib/experiment/?.lua;" .. package.path
-local S = require "scenario"
+package.path = root .. "/lib/lua/?.lua;" .. package.path
+local S = require "kapitza.scenario"
 local kz = require "kapitza"
-local um = require "usermodel"
+local um = require "kapitza.usermodel"
 local sc = S.new { id = "ex-guard", title = "a guarded user model", params = { { "q0", 1, "", "initial q" } } }
 local P = sc:parse(arg)
 local m = sc:try(um.model, %s, { k = 1 }, "c")
@@ -131,7 +131,7 @@ sc:write_tsv("data/ex-guard.tsv", { "q" }, { { y[0] } })
   end)
 
   it("a function that does not return at a trial call: one line after the alarm", function()
-    local guard = require "userguard"
+    local guard = require "kapitza.usermodel.guard"
     local keep = guard.PROBE_SECONDS
     guard.PROBE_SECONDS = 1
     local ok, err = pcall(um.model, c_spec("guard_hang", "for (volatile int i = 0; ; i++) (void)q; a[0] = 0;"), { k = 1 }, "c")

@@ -1,16 +1,16 @@
--- A user's model (lib/lua/usermodel.lua), both ways: Calvo & Sanz-Serna's pendulum written as C source
+-- A user's model (lib/lua/kapitza/usermodel.lua), both ways: Calvo & Sanz-Serna's pendulum written as C source
 -- and as Lua functions (tests/usermodel_pendulum.lua) against the built-in model -- trajectories
 -- by registry steppers, HMM runs and force estimates, SAM, the averaged system -- the first-order
 -- and the plain (not fast-forced) forms, the compile cache (key, reuse, concurrent first use), and
 -- the error paths: a C source that does not compile, a Lua error inside a callback, a refused
 -- status, a bad spec; and the example scenario's command line.
 local kz = require "kapitza"
-local um = require "usermodel"
-local models = require "models"
-local hmm = require "hmm"
-local sam = require "sam"
+local um = require "kapitza.usermodel"
+local models = require "kapitza.models"
+local hmm = require "kapitza.hmm"
+local sam = require "kapitza.sam"
 local U = require "testutil"
-local S = require "scenario"
+local S = require "kapitza.scenario"
 
 local spec = dofile(U.root .. "/tests/usermodel_pendulum.lua")
 local values = { l = 0.2, g = 9.8, vmax = 4, omega = 1e4, theta0 = 0.3 }
@@ -28,7 +28,7 @@ end
 local function script(dir, name, text)
   local path = dir .. "/" .. name
   local f = assert(io.open(path, "wb"))
-  f:write("package.path = " .. string.format("%q", U.root .. "/lib/lua/?.lua;" .. U.root .. "/lib/experiment/?.lua;") .. " .. package.path\n", text)
+  f:write("package.path = " .. string.format("%q", U.root .. "/lib/lua/?.lua;") .. " .. package.path\n", text)
   f:close()
   return path
 end
@@ -37,7 +37,7 @@ describe("a user model, both ways #asan", function()
   local mb = models.pendulum(values)
   local mc, ml = um.model(spec, values, "c"), um.model(spec, values, "lua")
 
-  it("has the shape of lib/lua/models.lua", function()
+  it("has the shape of lib/lua/kapitza/models.lua", function()
     for _, m in ipairs { mc, ml } do
       assert.are.equal(2, m.dim)
       assert.are.equal(1, m.nq)
@@ -229,7 +229,7 @@ describe("the compile cache", function()
   after_each(function() U.rmdir(dir) end)
 
   local probe = [[
-local um = require "usermodel"
+local um = require "kapitza.usermodel"
 local spec = dofile(%q)
 local m = um.model(spec, { l = 0.2, g = 9.8, vmax = 4, omega = 1e4, theta0 = 0 }, "c")
 local m2 = um.model(spec, { l = 0.3, g = 9.8, vmax = 4, omega = 1e4, theta0 = 0 }, "c")
@@ -282,7 +282,7 @@ print(um.stats.compiles, um.stats.loads, m.lib_path, m.averaged_force(0.5))
 
   it("no compiler: a one-line message naming it", function()
     local s = script(dir, "nocc.lua", string.format([[
-local um = require "usermodel"
+local um = require "kapitza.usermodel"
 local ok, err = pcall(um.model, dofile(%q), { l = 1, g = 1, vmax = 1, omega = 1, theta0 = 0 }, "c")
 print(ok, err)
 ]], U.root .. "/tests/usermodel_pendulum.lua"))
@@ -295,7 +295,7 @@ print(ok, err)
     -- a loop compiled while running the C model, then run with a Lua model created afterwards
     local s = script(dir, "jit.lua", string.format([[
 local kz = require "kapitza"
-local um = require "usermodel"
+local um = require "kapitza.usermodel"
 local spec = dofile(%q)
 local v = { l = 0.2, g = 9.8, vmax = 4, omega = 1e4, theta0 = 0 }
 local y, r, T = kz.vec(2), kz.report(), kz.stepper("rk4")

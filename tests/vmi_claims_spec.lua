@@ -1,7 +1,7 @@
 -- The claims of Ober-Bloebaum, Wenger, Gail & Leyendecker, Sec. 6, in the quantitative forms of the
--- notes (Sec. 7), recomputed through lib/lua/vmi.lua (the code the scenarios use), and the scenarios'
+-- notes (Sec. 7), recomputed through lib/lua/kapitza/vmi.lua (the code the scenarios use), and the scenarios'
 -- command line and data conventions.
-local V = require "vmi_convergence"
+local V = require "kapitza.papers.vmi_convergence"
 local T = require "testutil"
 
 describe("vmi FPU energy exchange (Figs. 6.3-6.5)", function()
@@ -158,7 +158,7 @@ end)
 
 describe("vmi scenarios: keys change the model, the figure is of the run", function()
   it("vmi-fig6.3 omega=100 p=1,3: the model's frequency changes, the figure has panels p = 1 and 3 only", function()
-    local S = require "scenario"
+    local S = require "kapitza.scenario"
     local d = T.tmpdir()
     assert.are.equal(0, (T.run(string.format("KZ_QUIET=1 luajit scenarios/vmi-fig6.3.lua --out %s T=30 p=1,3 omega=100", d))))
     local rows, _, comments = S.read_table(d .. "/data/vmi-fig6.3-p3.tsv")
@@ -194,7 +194,7 @@ describe("vmi scenarios: command line and data conventions", function()
     local d = T.tmpdir()
     assert.are.equal(0, (T.run(string.format("KZ_QUIET=1 luajit scenarios/vmi-fig6.3.lua --quick --out %s", d))))
     assert.are.equal(0, (T.run(string.format("KZ_QUIET=1 luajit scenarios/vmi-fig6.6.lua --quick --out %s p=5", d))))
-    local S = require "scenario"
+    local S = require "kapitza.scenario"
     local _, cols = S.read_table(d .. "/data/vmi-fig6.3-p5.tsv")
     assert.are.same({ "t", "I1", "I2", "I3", "I", "H" }, cols)
     _, cols = S.read_table(d .. "/data/vmi-fig6.6-p5.tsv")

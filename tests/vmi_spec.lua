@@ -2,7 +2,7 @@
 -- bad-input handling, the schemes against the paper's explicit (p, q) forms, symplecticity,
 -- Lemma 5.1, the structured vs dense solver, work counts and the orders of Lemma 4.5 / Table 2.
 local kz = require "kapitza"
-local V = require "vmi_convergence"
+local V = require "kapitza.papers.vmi_convergence"
 local ffi, C = kz.ffi, kz.C
 
 local function fpu_grad(l, s, f) -- an independent Lua gradient of the FPU V (1-based arrays)

@@ -3,7 +3,7 @@
 -- made through kapitza.report() (every C call that counts work is given one). Used by
 -- tests/scenario_exit_spec.lua to check the scenarios' work estimates against what a run does.
 local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
-package.path = here .. "/../lib/lua/?.lua;" .. here .. "/../lib/experiment/?.lua;" .. package.path
+package.path = here .. "/../lib/lua/?.lua;" .. package.path
 local kz = require "kapitza"
 local made, report = {}, kz.report
 kz.report = function()

@@ -1,4 +1,4 @@
-/* kz_fs.c -- the few file-system calls the user-model compile cache (lib/lua/usermodel.lua) needs
+/* kz_fs.c -- the few file-system calls the user-model compile cache (lib/lua/kapitza/usermodel.lua) needs
  * and LuaJIT's FFI cannot make portably: lstat/stat without knowing the platform's struct stat,
  * an exclusive create that never follows a link (open is variadic), mkdir with mode 0700 and a
  * directory listing without struct dirent. No numerics, so no paper to cite: the rules are those

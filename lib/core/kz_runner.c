@@ -1,4 +1,4 @@
-/* kz_runner.c -- process support for the scenario runner (lib/experiment/scenario.lua), not numerics.
+/* kz_runner.c -- process support for the scenario runner (lib/lua/kapitza/scenario.lua), not numerics.
  *
  * A scenario writes into a staging folder DIR/.kz-stage-<id>-<pid> and moves its files into DIR
  * only when the whole run succeeded (issue 17, item 5). What Lua cannot do for that is here:

@@ -53,8 +53,9 @@ end
 -- Where the header and the library are. In the source tree: ROOT/lib/include/kapitza.h and
 -- ROOT/lib/libkapitza.so. An installed copy (make install) finds kapitza/config.lua beside it,
 -- written by the Makefile, naming the installed header and versioned library relative to this
--- file (so a DESTDIR-staged tree works too); its other modules (models, hmm, ...) are installed
--- in that kapitza/ folder, which goes onto package.path.
+-- file (so a DESTDIR-staged tree works too); its other modules (kapitza.models, kapitza.hmm, ...)
+-- are installed in that kapitza/ folder, where require finds them by their names: package.path is
+-- never changed (a user's own module of any name is neither shadowed nor shadowing).
 M.header_path, M.lib_path = M.root .. "/lib/include/kapitza.h", M.root .. "/lib/libkapitza.so"
 local installed = loadfile(here .. "/kapitza/config.lua")
 if installed then
@@ -67,10 +68,9 @@ if installed then
   end
   M.installed, M.header_path, M.lib_path = true, abs(cfg.header), abs(cfg.lib)
   M.root = here .. "/kapitza" -- its figures/ and scripts/ (make install), as the source tree's
-  package.path = here .. "/kapitza/?.lua;" .. package.path
 end
 M.lib_path = os.getenv("KZ_LIB") or M.lib_path
--- M.header_source: every declaration of the public headers in one text (lib/lua/usermodel.lua copies
+-- M.header_source: every declaration of the public headers in one text (lib/lua/kapitza/usermodel.lua copies
 -- enum kz_status from it).
 M.header_source = header_source(M.header_path)
 ffi.cdef(header_text(M.header_source))
@@ -81,7 +81,7 @@ if not okload then
   error(string.format("kapitza: the C library %s is not built (run make in %s): %s", M.lib_path, M.root,
                       tostring(C):gsub("^.-: ", "")), 0)
 end
--- KZ_PROFILE=FILE: time every C call and write the totals to FILE at exit (lib/lua/profile.lua).
+-- KZ_PROFILE=FILE: time every C call and write the totals to FILE at exit (lib/lua/kapitza/profile.lua).
 if os.getenv("KZ_PROFILE") then M.prof = dofile(here .. "/profile.lua"); C = M.prof.wrap(C) end
 M.C, M.ffi = C, ffi
 
@@ -94,9 +94,9 @@ end
 
 --- Raise a Lua error for a failed status.
 function M.fail(fname, status, r)
-  -- A Lua function of a user's model (lib/lua/usermodel.lua) failed inside this call: the callback
+  -- A Lua function of a user's model (lib/lua/kapitza/usermodel.lua) failed inside this call: the callback
   -- stored its message and returned a status through C; report that message, in one line.
-  -- A C model's guard (lib/lua/userguard.lua) keeps its own record: M.model_fault reads it.
+  -- A C model's guard (lib/lua/kapitza/usermodel/guard.lua) keeps its own record: M.model_fault reads it.
   local pending = M.callback_error
   if not pending and M.model_fault then pending = M.model_fault(status) end
   if pending then
@@ -118,11 +118,11 @@ function M.fail(fname, status, r)
   error(msg .. M.changed_keys(), 3)
 end
 
---- Inside a scenario (lib/experiment/scenario.lua loaded, its command line parsed): "; keys changed from
+--- Inside a scenario (lib/lua/kapitza/scenario.lua loaded, its command line parsed): "; keys changed from
 -- the defaults: k = v (default d), ..." -- the likely causes of a failure that the defaults do
 -- not have, named as the user typed them; "" otherwise (or when nothing was changed).
 function M.changed_keys()
-  local S = package.loaded.scenario
+  local S = package.loaded["kapitza.scenario"]
   local sc = type(S) == "table" and S.current
   local P = type(sc) == "table" and sc.P
   if type(P) ~= "table" or type(sc.params) ~= "table" then return "" end

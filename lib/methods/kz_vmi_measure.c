@@ -2,7 +2,7 @@
  * (Ober-Bloebaum, Wenger, Gail & Leyendecker, Sec. 6.2): the errors (6.1)-(6.2) on macro and
  * micro nodes against a reference solution stored on a fine grid, and the energies of every node.
  * One pass over the run's rows in
- * C (the same arithmetic, in the same order, as the Lua loop it replaces in lib/lua/vmi.lua, so the
+ * C (the same arithmetic, in the same order, as the Lua loop it replaces in lib/lua/kapitza/vmi.lua, so the
  * numbers are bit for bit those written before). */
 #include "kz_internal.h"
 

@@ -2,7 +2,7 @@
 -- "Heterogeneous multiscale methods for mechanical systems with vibrations" (SIAM J. Sci.
 -- Comput. 32, 2010), (4.3) (descriptor form, index 3), and Calvo, Chartier, Murua & Sanz-Serna,
 -- "Numerical stroboscopic averaging for ODEs and DAEs" (2011), Sec. 6.2 (the same system in GGL
--- form, (37)-(40)), as a model file (lib/lua/usermodel.lua's format). Masses m1, m2, rods l1 (pivot to
+-- form, (37)-(40)), as a model file (lib/lua/kapitza/usermodel.lua's format). Masses m1, m2, rods l1 (pivot to
 -- m1) and l2 (m1 to m2), the y axis up, the pivot's vertical acceleration
 -- a(t) = vmax omega cos(omega t + theta0) ((2.3)); Cartesian positions q = (x1, y1, x2, y2):
 --     m1 x1'' = 2 x1 L1 + 2 (x1 - x2) L2,      m1 y1'' = -m1 (g + a) + 2 y1 L1 + 2 (y1 - y2) L2,
@@ -21,7 +21,7 @@
 -- The case of Sec. 4.2 (= Calvo et al. Sec. 6.2): m1 = 0.01 kg, m2 = 0.005 kg, l1 = 0.2 m,
 -- l2 = 0.1 m, g = 9.8, vmax = 4, omega = 1e4 (eps = 1/omega), at rest with rod angles a1 = 0.5,
 -- a2 = 0 (parameters: the initial state), over [0, 1]. The C functions compute what
--- lib/models/kz_dpend.c computes, operation for operation, so that lib/lua/models.lua's models.dpend, built
+-- lib/models/kz_dpend.c computes, operation for operation, so that lib/lua/kapitza/models.lua's models.dpend, built
 -- from this file, gives the same numbers to the last bit.
 local params = { "m1", "m2", "l1", "l2", "g", "vmax", "omega", "theta0", "a1", "a2" }
 local values = { m1 = 0.01, m2 = 0.005, l1 = 0.2, l2 = 0.1, g = 9.8, vmax = 4, omega = 1e4, theta0 = 0, a1 = 0.5, a2 = 0 }

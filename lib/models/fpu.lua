@@ -1,6 +1,6 @@
 -- fpu.lua -- the Fermi-Pasta-Ulam chain of Ober-Bloebaum, Wenger, Gail & Leyendecker, "Variational
 -- multirate integrators" (Sec. 6, after Hairer, Lubich & Wanner, Geometric Numerical Integration,
--- Sec. I.5.1), as a model file (lib/lua/usermodel.lua's format, the vmi part): 2l unit masses joined
+-- Sec. I.5.1), as a model file (lib/lua/kapitza/usermodel.lua's format, the vmi part): 2l unit masses joined
 -- alternately by l stiff linear springs and l + 1 soft cubic ones, in the variables of HLW:
 -- slow positions qs_j (scaled centre displacements of the stiff springs) and fast ones qf_j
 -- (their scaled expansions), j = 1..l, state (qs, qf, ps, pf):

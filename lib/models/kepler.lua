@@ -1,7 +1,7 @@
 -- kepler.lua -- the perturbed Kepler problem ("main problem of artificial satellite theory",
 -- Kirchgraber) of Calvo, Chartier, Murua & Sanz-Serna, "Numerical stroboscopic averaging for ODEs
 -- and DAEs" (Appl. Numer. Math. 61, 2011), Sec. 2(iv), (18)-(19), Sec. 5.1, as a model file
--- (lib/lua/usermodel.lua's format). In the fictitious time tau of (19), y = (x1, x2, v1, v2):
+-- (lib/lua/kapitza/usermodel.lua's format). In the fictitious time tau of (19), y = (x1, x2, v1, v2):
 --   dx/dtau = lam v,  dv/dtau = lam (-x/r^3 + eps G(x)),  G = -grad V,
 --   V = -1/(2 r^3) + 3 x1^2 / (2 r^5),  lam = (-2E)^(-3/2),  E = |v|^2/2 - 1/r.
 -- Errata (notes seed-003 Sec. 6.1): the paper prints E = |v|^2/2 - 2/r and T = 2 pi (-2E)^(3/2);
@@ -14,7 +14,7 @@
 -- The case of Fig. 3: x(0) = (1, 0), v(0) = (0, 1) (circular unperturbed orbit), eps = 2^-12,
 -- tau in [0, (pi/8)/eps] (1/(16 eps) periods). The C functions compute what lib/models/kz_kepler.c
 -- computes, operation for operation, and count their iterations as it does (newton_iters), so
--- that lib/lua/models.lua's models.kepler, built from this file, gives the same numbers to the last
+-- that lib/lua/kapitza/models.lua's models.kepler, built from this file, gives the same numbers to the last
 -- bit, and names a refusal's cause as it does (kz_refuse; the time recorded is the flow's start,
 -- where kz_kepler.c's exact flow records its length).
 return {

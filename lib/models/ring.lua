@@ -1,5 +1,5 @@
 -- ring.lua -- the 3-D spring ring of Ober-Bloebaum, Wenger, Gail & Leyendecker, "Variational
--- multirate integrators" (Sec. 6, Fig. 6.2), as a model file (lib/lua/usermodel.lua's format, the
+-- multirate integrators" (Sec. 6, Fig. 6.2), as a model file (lib/lua/kapitza/usermodel.lua's format, the
 -- vmi part): six bodies of mass `mass` on a ring, each joined to its neighbours by a quartic
 -- spring (eps/4)|q_{i+1} - q_i|^4 and to the origin by a linear one, stiffness omega1 for the
 -- odd bodies (slow, in V) and omega2 for the even ones (fast, W), under gravity along -e3:

@@ -1,5 +1,5 @@
 -- ste.lua -- the inverted pendulum of Sharp, Tsai & Engquist, "Multiple time scale numerical
--- methods for the inverted pendulum problem" (2005), as a model file (lib/lua/usermodel.lua's
+-- methods for the inverted pendulum problem" (2005), as a model file (lib/lua/kapitza/usermodel.lua's
 -- format), theta the angle from the upward vertical, the pivot forced with period eps:
 --   (1.1) = (3.1)  l theta'' = (g + eps^-1 sin(2 pi t / eps)) sin theta;
 --   (3.2)          the averaged equation l Theta'' = g sin Theta - sin Theta cos Theta / (8 pi^2 l);
@@ -13,7 +13,7 @@
 -- The case of Table 1 (rows 2-3): eps = 1e-6, g = 0.1, l = 0.05, (Theta, Omega)(0) = (0, -0.4),
 -- whose reconstruction (3.4) is the micro state (0, -0.4); over [0, 12]. The C functions compute
 -- what lib/models/kz_ste.c computes, operation for operation (lib/models/kz_models_f.h's kz_ste_f,
--- kz_ste_recon, kz_ste_phase), so that lib/lua/models.lua's models.ste, built from this file, gives
+-- kz_ste_recon, kz_ste_phase), so that lib/lua/kapitza/models.lua's models.ste, built from this file, gives
 -- the same numbers to the last bit.
 return {
   name = "ste", atlas = "ste", nq = 1, params = { "eps", "g", "l", "omega" },

@@ -1,5 +1,5 @@
 -- top.lua -- the heavy Lagrange top of Fredbo's thesis (M. Fredbo, "The Heterogeneous Multiscale
--- Method and the Spinning Top", MSc thesis, NTNU 2011) as a model file (lib/lua/usermodel.lua's
+-- Method and the Spinning Top", MSc thesis, NTNU 2011) as a model file (lib/lua/kapitza/usermodel.lua's
 -- format), in body coordinates x = (Pi1, Pi2, Pi3, Gamma1, Gamma2, Gamma3):
 --  (23)/(31) Pi' = Pi x Omega + M g l Gamma x chi, Gamma' = Gamma x Omega, Omega = I^-1 Pi,
 --            chi = (0, 0, 1) (Gamma x chi = (Gamma2, -Gamma1, 0)); (31) is (23) with
@@ -25,11 +25,11 @@
 --       Gamma3 clamped to [-1, 1] and gradient -1/sqrt(1 - Gamma3^2) e_Gamma3 (notes A13).
 -- The fast phase is theta = nu t: the format's fast frequency omega is the derived nu (not the
 -- thesis's omega, the spin multiplier: here `spin`). forcing and avg are numbers standing for
--- the choices above (lib/lua/models.lua's models.top takes their names).
+-- the choices above (lib/lua/kapitza/models.lua's models.top takes their names).
 -- The case of Sec. 4.3 (Fig. 11): the cone M = 5 kg, g = 9.81, l = 0.75 m, I = (3.12, 3.12, 0.24),
 -- unforced, initial state Gamma = (0, sin tilt, cos tilt), Pi = (Pi1, 0, spin Pi3^) with
 -- tilt = 0.2, Pi1 = 0, spin = 100, over [0, 0.1]. The C functions compute what lib/models/kz_top.c and
--- lib/models/kz_top_slow.c compute, operation for operation, so that lib/lua/models.lua's models.top, built
+-- lib/models/kz_top_slow.c compute, operation for operation, so that lib/lua/kapitza/models.lua's models.top, built
 -- from this file, gives the same numbers to the last bit.
 local FREE, TRANSVERSE, VERTICAL = 0, 1, 2 -- enum kz_top_forcing
 local CORRECTED, PRINTED = 0, 1            -- enum kz_top_avg (2: none)

@@ -1,12 +1,12 @@
 -- vdp.lua -- the van der Pol oscillator in the form (17) of Calvo, Chartier, Murua & Sanz-Serna,
 -- "Numerical stroboscopic averaging for ODEs and DAEs" (Appl. Numer. Math. 61, 2011), Sec. 2(iii)
--- and 5.2, as a model file (lib/lua/usermodel.lua's format), in the fast time tau, y = (q, p):
+-- and 5.2, as a model file (lib/lua/kapitza/usermodel.lua's format), in the fast time tau, y = (q, p):
 --   (17)      dq/dtau = p,  dp/dtau = -q + eps (1 - q^2) p;
 -- every solution of eps = 0 is 2 pi-periodic (the period SAM strobes). Its splitting (Sec. 5.2):
 --   a: the perturbation dp/dtau = eps (1 - q^2) p with q frozen, exact: p exp(eps (1 - q^2) h);
 --   b: the harmonic rotation, exact.
 -- The case of Fig. 5: eps = 2^-9, y(0) = (0.5, 0.5), tau in [0, 32 pi / eps]. The C functions
--- compute what lib/models/kz_vdp.c computes, operation for operation (lib/lua/models.lua's models.vdp is
+-- compute what lib/models/kz_vdp.c computes, operation for operation (lib/lua/kapitza/models.lua's models.vdp is
 -- built from this file, with the same numbers to the last bit).
 return {
   name = "vdp", atlas = "vdp", dim = 2, params = { "eps" }, period = 2 * math.pi,

@@ -6,11 +6,11 @@
 -- script scan-forced_pendulum2d.gp is found beside it); sweep it with `kapitza sweep`:
 --   kapitza run scenarios/examples/scan-forced_pendulum2d.lua --out /tmp/scan omega=1e3,1e4,1e5
 local here = arg[0]:match("^(.*)/[^/]*$") or "."
-package.path = here .. "/../../lib/lua/?.lua;" .. here .. "/../../lib/experiment/?.lua;" .. package.path -- in the source tree; kapitza run sets it anyway
-local S = require "scenario"
-local MF = require "modelfile"
+package.path = here .. "/../../lib/lua/?.lua;" .. package.path -- in the source tree; kapitza run sets it anyway
+local S = require "kapitza.scenario"
+local MF = require "kapitza.modelfile"
 local kz = require "kapitza"
-local hmm = require "hmm"
+local hmm = require "kapitza.hmm"
 
 local sc = S.new { id = "scan-forced_pendulum2d", title = "Two coupled vibrated pendulums: the HMM against RK4 over omega",
   params = {

@@ -6,7 +6,7 @@
  * tolerance, and reports the work and the error reached. The right-hand side is the system's own
  * (kz_sys_eval), so every peer integrates exactly the equations the library's methods do.
  * Like kapitza.h this header is read by LuaJIT's ffi.cdef once its '#' lines are dropped
- * (lib/lua/peers.lua); it needs kapitza.h (kz_sys) first.
+ * (lib/lua/kapitza/peers.lua); it needs kapitza.h (kz_sys) first.
  */
 #ifndef KZPEERS_H
 #define KZPEERS_H

@@ -11,7 +11,7 @@ extern "C" {
 #endif
 
 /* ========================================================================================== */
-/* Runner support for the scenario scripts (kz_runner.c; lib/experiment/scenario.lua): not numerics.     */
+/* Runner support for the scenario scripts (kz_runner.c; lib/lua/kapitza/scenario.lua): not numerics.     */
 /* ========================================================================================== */
 
 /* Remove the folder `stage` (rm -rf, no shell) when SIGINT, SIGTERM or SIGHUP arrives, and the
@@ -27,7 +27,7 @@ int kz_runner_guard(const char *stage, const char *created);
  * KZ_EDOMAIN when it is not a directory, KZ_EBUFFER when the list is full. */
 int kz_runner_guard_created(const char *created);
 /* What the signal handler does, for the other exit paths the library sees (a crash or an exit()
- * inside a user model's function, lib/lua/userguard_source.lua): remove the guarded staging folder
+ * inside a user model's function, lib/lua/kapitza/usermodel/guard_source.lua): remove the guarded staging folder
  * and the folders the run created, each only while it is the one recorded, and forget them.
  * Async-signal-safe. 1 when something was guarded, 0 when not. */
 int kz_runner_cleanup(void);
@@ -46,7 +46,7 @@ int kz_runner_unlock(int fd);
 /* 1 if a process with this id exists (kill(pid, 0) succeeds or fails with EPERM), 0 if not. */
 int kz_runner_alive(long long pid);
 
-/* ---- The user-model compile cache's file calls (lib/core/kz_fs.c, used by lib/lua/usermodel.lua) ----
+/* ---- The user-model compile cache's file calls (lib/core/kz_fs.c, used by lib/lua/kapitza/usermodel.lua) ----
  * POSIX calls FFI cannot make portably. Each returns KZ_OK, KZ_ENULL (a NULL argument), or
  * KZ_EDOMAIN when the system refused, with *err = errno (0 on success). */
 enum kz_fs_kind {

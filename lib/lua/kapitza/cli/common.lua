@@ -1,0 +1,204 @@
+-- cli_common.lua -- what the verbs of the `kapitza` command (lib/lua/kapitza/cli.lua) share: the
+-- usage texts, the one-line error and exit, and reading a verb's arguments and model file.
+local M = {}
+
+local function out(s) io.stdout:write(s, "\n") end
+
+local function die(verb, msg, code)
+  io.stderr:write(string.format("kapitza%s: %s\n", verb and (" " .. verb) or "", tostring(msg):gsub("\n.*", "")))
+  os.exit(code or 2)
+end
+
+--- Stop on an error raised by the library or a setup: one line "kapitza VERB: ...". A refusal --
+-- the library's (a C status through a binding, "kz_...: ...", or a binding's own "hmm.run: ...")
+-- or a deliberate one-line error (raised without a position) -- is the answer to this input: exit
+-- 2, the message without the Lua position. Anything else (a position: a bug) exits 1 as it is.
+function M.fail(verb, err)
+  local msg = tostring(err):gsub("\n.*", "")
+  local lib = msg:match("^[^:]*%.lua:%d+: (kz_.*)$") or msg:match("^(kz_.*)$")
+              or msg:match("^[^:]*/lib/[%w_/]+%.lua:%d+: ([%w_]+%.[%w_]+: .*)$")
+  if lib then die(verb, lib, 2) end
+  die(verb, msg, msg:match("^[^:]*%.lua:%d+: ") and 1 or 2)
+end
+
+--- Refuse (one line "kapitza VERB: ...", exit 2, before anything runs) a run whose estimated work w
+-- (force evaluations; `what` says how it is counted) is beyond the work limit (KZ_MAX_WORK, the
+-- scenarios' default), unless force (--force).
+function M.check_work(verb, w, what, force)
+  local S = require "kapitza.scenario"
+  local limit, err = S.work_limit()
+  if not limit then die(verb, err) end
+  if not (w <= limit) and not force then
+    die(verb, string.format("the run would take about %.2g force evaluations (%s; limit %.2g, KZ_MAX_WORK; about %.2g min " ..
+                            "at 20 ns each): shorten T, lower the fast frequency or the knobs, or pass --force", w, what, limit,
+                            w * 20e-9 / 60))
+  end
+end
+
+M.usage = {
+  main = [[
+usage: kapitza VERB ... (kapitza VERB --help for each)
+  run FILE.lua [--out DIR] [--quick] [key=value ...]   run a scenario file (anywhere on disk)
+  check MODEL.lua [--lua] [key=value ...]              load a model file: parts, derivatives, time scales,
+                                                       the methods that apply and why the others do not
+  solve MODEL.lua method=NAME [knob=value ...]         one run of one method (the atlas's names and knobs)
+  atlas MODEL.lua --out DIR [tol=...] [key=value ...]  every applicable method: error against work and
+                                                       CPU seconds, the cheapest configuration per tolerance;
+                                                       key=v1,v2,...: over a parameter, the work's growth
+                                                       (lib/models/<name>.lua: the paper's atlas)
+  sweep emit|run|merge ...                             a sweep as independent commands (scripts/sweep.lua)
+  sweep ensemble MODEL.lua DIR --over key=v1,v2 ...    a model's grid as one ensemble call
+A model file is a Lua file returning a model spec (lib/lua/kapitza/usermodel.lua, lib/lua/kapitza/modelfile.lua);
+paper/own-model.md takes one through every verb.]],
+  run = [[
+usage: kapitza run FILE.lua [--out DIR] [--quick] [--force] [--help] [key=value ...]
+Runs the scenario FILE.lua (a Lua script using lib/lua/kapitza/scenario.lua) from any directory, with the
+library's modules on its path; its figure scripts are looked up beside it first, then in the
+library's figures/. The arguments go to the scenario (its own --help lists its keys).
+The scenarios of the repository run the same way as with luajit scenarios/<id>.lua.]],
+  check = [[
+usage: kapitza check MODEL.lua [--lua] [key=value ...]
+Loads the model file (its values, initial state and T, then the key=value overrides: parameters,
+T, q0, v0 (p0 for a vmi model), y0 as comma lists), builds the model (its C functions, compiled
+on first use; --lua: its Lua functions), and prints: the form; the parts it declares (flows,
+constraints, slow sets, the vmi split, invariants with their values at y0); the derivatives the
+parts need, given (checked against central differences at y0) or formed by the library; checks
+of its functions at y0 (finite, the C and Lua twins agree, the averaged force against the HMM's
+estimate); the fast period (2 pi/omega, the spec's period, or estimated) and the slow scale tau
+from a short reference run; the methods by family (lib/lua/kapitza/capability.lua): yes, or why not in one
+line; the names kapitza atlas runs (and kapitza solve takes). A given derivative that disagrees
+at y0: exit status 1.]],
+  solve = [[
+usage: kapitza solve MODEL.lua method=NAME [knob=value ...] [--error] [--lua] [--force] [key=value ...]
+One run of one method of the atlas on the model, with its knobs (the `params` column of the
+atlas, e.g. method=SAM-rk4/rk4 N=16 n=32, method=HMM-V N=64 n=32, method=rk4 n=64): prints the
+state at T (rounded to whole fast periods, as in the atlas), the force evaluations and the CPU
+seconds. --error also computes the atlas's reference and prints the error against it.
+method=list prints the methods and their knobs. A run whose estimated work is beyond the limit
+(KZ_MAX_WORK, default 2e10 force evaluations) is refused before it starts; --force runs it.]],
+  atlas = [[
+usage: kapitza atlas MODEL.lua --out DIR [--quick] [--lua] [tol=t1,t2,...] [methods=a,b,...]
+                     [refmax=M] [reps=R] [budget=S] [--force] [key=value ...]
+Every method family the model allows, over ladders cut from its fast period and slow scale, the
+peers when built, against a reference whose accuracy is estimated (RK4, Richardson): error
+against force evaluations and against CPU seconds. Writes DIR/data/atlas-<model>.tsv (every
+run), DIR/tables/atlas-<model>-best.{tsv,md} (the cheapest configuration per tolerance, by
+evaluations and by seconds, as key=value to paste after `kapitza solve`), and
+DIR/figures/atlas-<model>.svg. Progress on stderr.
+  tol      target tolerances (default 1e-2,1e-4,1e-6): error = norm of the positions' error at T
+  methods  only these methods (names as in the table)
+  refmax   the reference's largest number of RK4 steps per period (default 1024)
+  reps     timed repetitions per run (default 3; --quick: 1); budget: a ladder stops after a run
+           over this many seconds (default 3)
+  --quick  short ladders and fewer variants (seconds, for tests)
+  --force  run even when the estimated work (the reference and the direct steppers, like the
+           number of fast periods T/period) is beyond the limit (KZ_MAX_WORK, default 2e10)
+Other keys are the model's (parameters, T, q0, v0, y0).
+A comma list for one model parameter (omega=1e3,1e4,1e5) sweeps it: the atlas at each value (its
+own reference, period and ladders; the methods keep their names), the runs value by value (data:
+leading columns key, value), the cheapest configuration per value and tolerance, and
+DIR/tables/atlas-<model>-scaling.{tsv,md}: each method's work to reach each tolerance at each
+value and the exponent p of work ~ value^p (p ~ 0: flat, p ~ 1: like the value); figures: one
+panel per value, and DIR/figures/atlas-<model>-scaling.svg. One list at a time, no value twice.
+A papers' model file of the library (lib/models/<name>.lua, which names its problem: atlas = "<name>")
+runs its paper atlas instead, exactly scenarios/atlas-<name>.lua (its stiffness list, target=,
+methods=, its own keys, its claims; force evaluations only, the same bytes): kapitza atlas
+lib/models/pendulum.lua --help lists them. A copy elsewhere gets the atlas above.]],
+  sweep = [[
+usage: kapitza sweep emit SCENARIO DIR --over key=v1,v2 ... [key=value ...]
+       kapitza sweep run DIR [-j N]
+       kapitza sweep merge DIR
+       kapitza sweep ensemble MODEL.lua DIR --over key=v1,v2 ... [method=NAME] [knobs] [key=value ...]
+                              [plot=NAME|none] [--lua] [--threads N] [--force]
+A sweep of a scenario as independent commands, one per point (scripts/sweep.lua, whose header
+says more): emit writes DIR/commands.txt, run runs it here (GNU parallel or the built-in
+runner), merge joins the shards' data and tables.
+ensemble runs the grid of a model file (the product of the --over lists, the first outermost,
+over its parameters and initial state: q0, v0 for one degree of freedom, q0_<i>, v0_<i>, y0_<i>
+for more) as ONE ensemble call, vectorised and split over --threads (default: the cores), and
+writes DIR/data/sweep-<model>.tsv: per point the swept values, the state at T, status, evaluations.
+  method=rk4 (or euler, symeuler, verlet, leapfrog, dp5, ve)  n=steps to T, or h=step
+  method=hmm   N macro steps (H = T/N), n micro-steps per fast period (HMM-V; omega not swept)
+  method=sam   N RK4 macro steps, n RK4 micro-steps per fast period (one fast period for all)
+Other keys are the model's (parameters, T, q0, v0, y0). A model run with its Lua functions
+(--lua, or no C source) does not vectorise: its points run one by one, said on stderr.
+The figure DIR/figures/sweep-<model>.svg (gnuplot, after the data): one swept key, the state at T
+against it; two, a heat map of one component (plot=NAME, a state column: default q, q1 or y1);
+three or more, none. plot=none draws none; without gnuplot it is skipped, said on stderr.
+A grid of more than 1e6 points, or a run beyond the work limit (KZ_MAX_WORK, default 2e10 force
+evaluations) is refused in one line before anything runs; --force runs past the work limit.]],
+}
+
+local function help_wanted(argv, i)
+  for k = i, #argv do if argv[k] == "--help" or argv[k] == "-h" then return true end end
+  return false
+end
+
+local function exists(path)
+  local f = io.open(path, "rb")
+  if f then f:close() end
+  return f ~= nil
+end
+
+local function fmt_list(t, f)
+  local s = {}
+  for i, v in ipairs(t) do s[i] = string.format(f or "%.6g", v) end
+  return table.concat(s, ", ")
+end
+
+-- Split argv[i..] into flags (a set), --out DIR, model/atlas key=value strings; anything else is
+-- an error. `flags` lists the flags the verb accepts.
+local function split_args(verb, argv, i, flags, want_out)
+  local o = { flags = {}, kv = {} }
+  while argv[i] do
+    local a = argv[i]
+    if a == "--out" and want_out then
+      if not argv[i + 1] or argv[i + 1] == "" then die(verb, "--out needs a directory") end
+      o.out = argv[i + 1]
+      i = i + 1
+    elseif a:match("^%-%-out=") and want_out then
+      o.out = a:sub(7)
+    elseif flags[a] then
+      o.flags[a] = true
+    elseif a:match("^[%a_][%w_]*=") then
+      o.kv[#o.kv + 1] = a
+    else
+      die(verb, string.format("unknown argument '%s' (see kapitza %s --help)", a, verb))
+    end
+    i = i + 1
+  end
+  return o
+end
+
+-- Take the keys in `own` out of a key=value list: returns own values (strings) and the rest.
+local function take(verb, kv, own)
+  local mine, rest = {}, {}
+  for _, a in ipairs(kv) do
+    local k, v = a:match("^([%a_][%w_]*)=(.*)$")
+    if own[k] then
+      if mine[k] then die(verb, string.format("%s is given twice", k)) end
+      if v == "" then die(verb, string.format("%s has no value", k)) end
+      mine[k] = v
+    else
+      rest[#rest + 1] = a
+    end
+  end
+  return mine, rest
+end
+
+local function load_model(verb, path, kv, lua, own)
+  local MF = require "kapitza.modelfile"
+  local ok, mf = pcall(MF.load, path, kv, { how = lua and "lua" or nil })
+  if not ok then die(verb, mf) end
+  for k in pairs(own or {}) do
+    for _, p in ipairs(mf.spec.params) do
+      if p == k then die(verb, string.format("the model's parameter '%s' has the name of one of this command's keys; rename it", k)) end
+    end
+  end
+  return mf
+end
+
+M.out, M.die, M.help_wanted, M.exists, M.fmt_list = out, die, help_wanted, exists, fmt_list
+M.split_args, M.take, M.load_model = split_args, take, load_model
+
+return M

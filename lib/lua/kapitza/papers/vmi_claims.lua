@@ -1,0 +1,454 @@
+-- vmi_claims.lua -- the experiments of the variational multirate paper (Ober-Bloebaum, Wenger,
+-- Gail & Leyendecker) that the scenarios of one family share: the measured quantities (stiff-spring
+-- energies, total energy, angular momentum, positions, windows and drifts, linear stability bounds,
+-- work counts) and the drivers of Sec. 6.1 (FPU energy exchange, spring-ring energy): each writes
+-- its data, its claims table (experiment.claims) and draws its figure from the data just written
+-- (scenario:figure). The method text the scenarios of a family share is stated once, in
+-- paper/reference/<first id>-family.md. The binding (schemes, models, runs, references, errors)
+-- is lib/lua/kapitza/vmi.lua: every function of it is reached through this module too (M falls back to
+-- it); the convergence study (Sec. 6.2-6.3) is lib/lua/kapitza/papers/vmi_convergence.lua.
+local kz = require "kapitza"
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local V = require "kapitza.vmi"
+
+local M = setmetatable({}, { __index = V })
+
+
+---------------------------------------------------------------------------------------------------
+-- What the drivers share
+---------------------------------------------------------------------------------------------------
+
+-- Every stride-th row (all rows when stride is nil).
+local function every(rows, stride)
+  if not stride or stride == 1 then return rows end
+  local kept = {}
+  for i = 1, #rows, stride do kept[#kept + 1] = rows[i] end
+  return kept
+end
+
+-- cells(f): f applied to every summary row (one per p), joined by " / ".
+local function cells_of(summary)
+  return function(f)
+    local t = {}
+    for i, s in ipairs(summary) do t[i] = f(s) end
+    return table.concat(t, " / ")
+  end
+end
+M.cells_of = cells_of
+
+--- An n/a verdict for a claim that compares the runs of several p ("decreases as p grows") when
+-- the run has only one p; nil otherwise.
+function M.one_p(P)
+  if #P.p < 2 then return E.na(string.format("one p (%d): nothing to compare", P.p[1])) end
+end
+
+-- "p = 1 / 5 / 10"
+local function plist(ps) return "p = " .. table.concat(ps, " / ") .. ": " end
+M.plist = plist
+
+--- min, max and mean of column col over t in [a, b].
+function M.stats(rows, col, a, b)
+  local lo, hi, s, n = math.huge, -math.huge, 0, 0
+  for _, r in ipairs(rows) do
+    if r.t >= a - 1e-9 and r.t <= b + 1e-9 then
+      lo, hi, s, n = math.min(lo, r[col]), math.max(hi, r[col]), s + r[col], n + 1
+    end
+  end
+  return lo, hi, s / n
+end
+
+--- The largest |col - col(t = 0)| / |col(t = 0)| over t <= t_half and over t > t_half (an
+-- invariant's error in the first and the second half of a run).
+function M.drift_halves(rows, col, t_half)
+  local c0, a, b = rows[1][col], 0, 0
+  for _, r in ipairs(rows) do
+    local e = math.abs(r[col] - c0) / math.abs(c0)
+    if r.t <= t_half then a = math.max(a, e) else b = math.max(b, e) end
+  end
+  return a, b
+end
+
+--- Windows [t0, t0 + w) of column col: {t0, mean, min, max} (the last one may be partial).
+function M.windows(rows, col, w)
+  local out = {}
+  for _, r in ipairs(rows) do
+    local i = math.floor(r.t / w + 1e-9) + 1
+    local o = out[i] or { t0 = (i - 1) * w, s = 0, n = 0, min = math.huge, max = -math.huge }
+    o.s, o.n, o.min, o.max = o.s + r[col], o.n + 1, math.min(o.min, r[col]), math.max(o.max, r[col])
+    out[i] = o
+  end
+  local t = {}
+  for i = 1, table.maxn(out) do
+    local o = out[i]
+    if o then t[#t + 1] = { t0 = o.t0, mean = o.s / o.n, min = o.min, max = o.max } end
+  end
+  return t
+end
+
+--- Windowed maxima of column col over [t0, t0 + w), t0 = 0, w, 2w, ...: list of {t0, max}.
+function M.window_max(rows, col, w)
+  local out = {}
+  for _, r in ipairs(rows) do
+    local i = math.floor(r.t / w + 1e-9) + 1
+    out[i] = out[i] or { t0 = (i - 1) * w, max = -math.huge }
+    out[i].max = math.max(out[i].max, r[col])
+  end
+  return out
+end
+
+--- "The energy in the second spring returns to zero" (notes 8.8): after the first window whose
+-- max of col exceeds `peak`, the window with the smallest max. Returns its start and value
+-- (the last window, which may be partial, is ignored).
+function M.envelope_return(rows, col, w, peak)
+  local win = M.window_max(rows, col, w)
+  local first
+  for i, e in ipairs(win) do if e.max > peak then first = i break end end
+  if not first then return nil end
+  local best
+  for i = first + 1, #win - 1 do
+    if not best or win[i].max < best.max then best = win[i] end
+  end
+  return best and best.t0, best and best.max
+end
+
+--- First time at which column col exceeds level.
+function M.first_above(rows, col, level)
+  for _, r in ipairs(rows) do if r[col] > level then return r.t end end
+  return nil
+end
+
+---------------------------------------------------------------------------------------------------
+-- FPU energy exchange (Sec. 6.1, Figs. 6.3-6.5)
+---------------------------------------------------------------------------------------------------
+
+--- The stiff-spring energies and the total energy H = K + V + W at every macro node of a run of
+-- the FPU `model`: rows {t, I1..Il, I, H}. o: p, dT, T, tol. Returns rows and the run (its out
+-- buffer is reused by the next such run).
+function M.fpu_energies(model, scheme, o)
+  local res = M.run(model, scheme, { p = o.p, dT = o.dT, T = o.T, tol = o.tol or 1e-9, reuse = true })
+  local H = M.total_energy(model, res.out, res.N + 1)
+  local rows = {}
+  for k = 0, res.N do
+    local I, s = M.fpu_I(model, res.row(k))
+    local r = { t = k * o.dT, I = s, H = H[k + 1] }
+    for j, v in ipairs(I) do r["I" .. j] = v end
+    rows[k + 1] = r
+  end
+  return rows, res
+end
+
+-- What fpu_exchange measures on the stiff-spring energies besides the range of I.
+local fpu_measures = {
+  exchange = { -- Fig. 6.3: no drift of I, the exchange speeding up with p
+    columns = { "I_mean_late", "I1_mean_end", "t_I2_first" },
+    comments = { "I over all macro nodes; I_mean_late over [0.75 T, T]; I1_mean_end over [0.95 T, T];",
+                 "t_I2_first: first time I2 > 0.3 (-1: never)" },
+    measure = function(s, rows, P)
+      local _, _, mean_late = M.stats(rows, "I", 0.75 * P.T, P.T)
+      local _, _, I1_end = M.stats(rows, "I1", 0.95 * P.T, P.T)
+      s.I_mean_late, s.I1_mean_end, s.t_I2_first = mean_late, I1_end, M.first_above(rows, "I2", 0.3) or -1
+    end,
+  },
+  ["return"] = { -- Figs. 6.4, 6.5: when I2 returns to zero (on its envelope over windows of P.window)
+    columns = { "t_I2_return", "E2_return" },
+    comments = { "t_I2_return: start of the window (length `window`) with the smallest max of I2 after the first",
+                 "window whose max exceeds 0.3 (-1: none); E2_return: that max" },
+    measure = function(s, rows, P)
+      local t_ret, E_ret = M.envelope_return(rows, "I2", P.window, 0.3)
+      s.t_I2_return, s.E2_return = t_ret or -1, E_ret or -1
+    end,
+  },
+}
+
+--- FPU energy exchange (Figs. 6.3-6.5). For each p in P.p: the stiff-spring energies and the total
+-- energy of P.scheme (P.dT, P.T, P.tol; the model from the keys P.omega, P.l) ->
+-- data/<id>-p<p>.tsv (every P.stride-th node when P has a stride). Per p: N, the range and the mean
+-- of I, the Newton total, the quantities of `measure` ("exchange": mean of I over [0.75 T, T], of
+-- I1 over [0.95 T, T], first time I2 > 0.3; "return": the return of I2 to zero on its envelope),
+-- H(0), the largest |H - H(0)|/H(0) over each half of the run and the largest I2, I3 ->
+-- tables/<id>.tsv. The claims -> tables/<id>-claims.{tsv,md}: the three Sec. 6.1 states for all
+-- three figures (I oscillates around I(0) = 1; no numerical dissipation; the energy moves on to the
+-- second and third springs), then specific(cl, summary, cells, P) adds the figure's own (cells(f):
+-- f of every summary row, " / "). Draws figures/<id>.svg from the data. Returns the summary.
+function M.fpu_exchange(sc, P, measure, specific)
+  local m = fpu_measures[measure]
+  if not m then error("vmi.fpu_exchange: measure must be 'exchange' or 'return' (got " .. tostring(measure) .. ")", 2) end
+  M.check_nodes(sc, math.ceil(P.T / P.dT), M.max_rows, "parameters 'T', 'dT'", "macro nodes T/dT")
+  if math.ceil(P.T / P.dT) < 20 then -- means over [0.95 T, T] and over quarters need nodes in them
+    sc:fail(string.format("parameters 'T', 'dT': T/dT = %d macro steps; the means over the last 5 %% of [0, T] need at least 20", math.ceil(P.T / P.dT)))
+  end
+  local model = M.model("FPU", P)
+  local l = model.par.l
+  local cols = { "t" }
+  for j = 1, l do cols[#cols + 1] = "I" .. j end
+  cols[#cols + 1], cols[#cols + 2] = "I", "H"
+  local far = {} -- the springs the energy moves on to (2 and 3)
+  for j = 2, math.min(3, l) do far[#far + 1] = j end
+  local summary, tmax = {}, 0
+  sc:progress_start(#P.p)
+  for _, p in ipairs(P.p) do
+    local rows, res = M.fpu_energies(model, P.scheme, { p = p, dT = P.dT, T = P.T, tol = P.tol })
+    sc:write_tsv(string.format("data/%s-p%d.tsv", sc.id, p), cols, every(rows, P.stride),
+                 { string.format("%s, %s, dT = %g, p = %d, %d macro steps (t_N = %.17g), Newton tol %g",
+                                 M.describe(model), P.scheme, P.dT, p, res.N, res.N * P.dT, P.tol) ..
+                   (P.stride and string.format(", every %d-th node", P.stride) or ""),
+                   "I_j = ((p_j^f)^2 + omega^2 (q_j^f)^2)/2 (HLW I.5.1), I = sum I_j, H = K + V + W (total energy)" })
+    local lo, hi, mean = M.stats(rows, "I", 0, math.huge)
+    local tN = res.N * P.dT
+    local _, _, q1 = M.stats(rows, "I", 0, tN / 4)
+    local _, _, q4 = M.stats(rows, "I", 3 * tN / 4, tN)
+    local s = { p = p, N = res.N, I_min = lo, I_max = hi, I_spread = hi - lo, newton = res.counts.newton_iters,
+                I_mean = mean, I_mean_q1 = q1, I_mean_q4 = q4, H0 = rows[1].H }
+    m.measure(s, rows, P)
+    s.H_err_first, s.H_err_second = M.drift_halves(rows, "H", res.N * P.dT / 2)
+    for _, j in ipairs(far) do
+      local _, top = M.stats(rows, "I" .. j, 0, math.huge)
+      s["I" .. j .. "_max"] = top
+    end
+    summary[#summary + 1] = s
+    tmax = math.max(tmax, res.N * P.dT)
+    sc:progress(string.format("p = %d", p))
+  end
+  local columns = { "p", "N", "I_min", "I_max", "I_spread" }
+  for _, c in ipairs(m.columns) do columns[#columns + 1] = c end
+  for _, c in ipairs { "newton", "I_mean", "I_mean_q1", "I_mean_q4", "H0", "H_err_first", "H_err_second" } do columns[#columns + 1] = c end
+  for _, j in ipairs(far) do columns[#columns + 1] = "I" .. j .. "_max" end
+  local comments = {}
+  for i, c in ipairs(m.comments) do comments[i] = c end
+  comments[#comments + 1] = "I_mean over all macro nodes, I_mean_q1/q4 over the first/last quarter of [0, t_N]; H_err_first/second:"
+  comments[#comments + 1] = "max |H - H0|/H0 over the first and the second half of [0, t_N];"
+  comments[#comments + 1] = "Ij_max: largest energy of spring j over the run"
+  sc:write_tsv("tables/" .. sc.id .. ".tsv", columns, summary, comments)
+
+  -- What Sec. 6.1 says of all three figures, then the figure's own claims.
+  local cells = cells_of(summary)
+  local cl = E.claims(sc)
+  local around, steady, nodrift = true, true, true
+  for _, s in ipairs(summary) do
+    around = around and math.abs(s.I_mean - 1) <= 0.02
+    steady = steady and math.abs(s.I_mean_q4 - s.I_mean_q1) <= 0.02
+    nodrift = nodrift and s.H_err_second <= 1.5 * s.H_err_first
+  end
+  cl:add("I_around_1", "the sum I of the stiff-spring energies is an adiabatic invariant, oscillating around I(0) = 1",
+         "I(0) = 1", plist(P.p) .. cells(function(s) return string.format("mean %.4f in [%.3f, %.3f] (quarters %.4f, %.4f)",
+           s.I_mean, s.I_min, s.I_max, s.I_mean_q1, s.I_mean_q4) end) ..
+         " (accept: mean of I over [0, t_N] within 0.02 of 1 at every p; partly: not, but the means over the first and " ..
+         "the last quarter within 0.02 of each other, an invariant around another value)", around or (steady and "partly"))
+  cl:add("no_dissipation", "good energy behaviour, no numerical dissipation (total energy H)", "no dissipation",
+         plist(P.p) .. cells(function(s) return S.sci(s.H_err_first, 2) .. ", " .. S.sci(s.H_err_second, 2) end) ..
+         string.format(" (max abs(H − H₀)/H₀ over the first, second half; H₀ = %.4f; accept: second ≤ 1.5 × first at every p)",
+                       summary[1].H0), nodrift)
+  if #far > 0 then
+    local last, moved = summary[#summary], true
+    for _, j in ipairs(far) do moved = moved and last["I" .. j .. "_max"] > 0.3 end
+    local names = {}
+    for i, j in ipairs(far) do names[i] = "I" .. j end
+    cl:add("exchange", "the energy of the first stiff spring moves on to the second and the third",
+           "visible", plist(P.p) .. cells(function(s)
+             local t = {}
+             for i, j in ipairs(far) do t[i] = string.format("%.3f", s["I" .. j .. "_max"]) end
+             return table.concat(t, ", ")
+           end) .. string.format(" (largest %s over [0, t_N]; accept: each > 0.3 at the largest p, %d)",
+                                 table.concat(names, ", "), last.p), moved)
+  end
+  specific(cl, summary, cells, P)
+  cl:write(nil, sc.id .. "-claims")
+  local ref = kz.root .. "/paper/reference/" .. sc.id .. ".tsv" -- the printed return times of I2 (Figs. 6.4, 6.5)
+  local fh = io.open(ref)
+  if fh then fh:close() else ref = "" end
+  sc:figure(sc.id, { id = sc.id, ps = P.p, springs = l, tmax = tmax, ref = ref,
+                     title = string.format("%s, %s, ΔT = %g", M.describe(model), M.scheme_names[P.scheme] or P.scheme, P.dT) })
+  return summary
+end
+
+---------------------------------------------------------------------------------------------------
+-- Spring ring (Sec. 6.1, Figs. 6.6-6.9)
+---------------------------------------------------------------------------------------------------
+
+--- Spring-ring energies and angular momentum at every macro node of a run of the ring `model`:
+-- rows {t, kinetic, potential, total, relerr} and {t, L1, L2, L3, dL3} (dL3 = L3(t) - L3(0)).
+-- o: p, dT, T, tol. Returns both and the run (its out buffer is reused by the next such run).
+function M.ring_energies(model, scheme, o)
+  local res = M.run(model, scheme, { p = o.p, dT = o.dT, T = o.T, tol = o.tol or 1e-8, reuse = true })
+  local rows, Lrows, E0 = {}, {}, nil
+  local en = kz.vec(3 * (res.N + 1))
+  kz.call("kz_vmi_energies", model.model, res.N + 1, res.out, en, kz.report())
+  for k = 0, res.N do
+    local y = res.row(k)
+    local K, V, W = en[3 * k], en[3 * k + 1], en[3 * k + 2]
+    local E = K + V + W
+    E0 = E0 or E
+    rows[k + 1] = { t = k * o.dT, kinetic = K, potential = V + W, total = E, relerr = (E - E0) / E0 }
+    local L1, L2, L3 = M.ring_L(y)
+    Lrows[k + 1] = { t = k * o.dT, L1 = L1, L2 = L2, L3 = L3, dL3 = L3 - (k == 0 and L3 or Lrows[1].L3) }
+  end
+  return rows, Lrows, res
+end
+
+--- The positions of the slow bodies 1, 3, 5 (x, y, z each) at every stride-th macro node of a ring
+-- run: rows {t, x1, y1, z1, x3, ..., z5}.
+M.ring_position_columns = { "t", "x1", "y1", "z1", "x3", "y3", "z3", "x5", "y5", "z5" }
+function M.ring_positions(res, stride)
+  local rows = {}
+  for k = 0, res.N, stride do
+    local y, r = res.row(k), { t = k * res.dT }
+    for j = 2, #M.ring_position_columns do r[M.ring_position_columns[j]] = y[j - 2] end
+    rows[#rows + 1] = r
+  end
+  return rows
+end
+
+--- The largest |relerr| of ring_energies rows over t <= t_half and over t > t_half (the energy
+-- error in the first and the second half of a run).
+function M.relerr_halves(rows, t_half)
+  local a, b = 0, 0
+  for _, r in ipairs(rows) do
+    if r.t <= t_half then a = math.max(a, math.abs(r.relerr)) else b = math.max(b, math.abs(r.relerr)) end
+  end
+  return a, b
+end
+
+--- Angular momentum of ring_energies rows {t, L1, L2, L3}: max_t |L3(t) - L3(0)| and the ranges
+-- (max - min over t) of L1 and L2.
+function M.L_drift(L)
+  local d, r1, r2 = 0, { math.huge, -math.huge }, { math.huge, -math.huge }
+  for _, r in ipairs(L) do
+    d = math.max(d, math.abs(r.L3 - L[1].L3))
+    r1 = { math.min(r1[1], r.L1), math.max(r1[2], r.L1) }
+    r2 = { math.min(r2[1], r.L2), math.max(r2[2], r.L2) }
+  end
+  return d, r1[2] - r1[1], r2[2] - r2[1]
+end
+
+--- The keys of the spring-ring energy scenarios (Figs. 6.6-6.8), scheme as given: ΔT = 0.01,
+-- p ∈ {1, 5, 10}, t_N = 50, Newton tolerance 1e-8 (Sec. 6.1).
+function M.spring_ring_params(scheme)
+  return M.keys({
+    M.scheme_param(scheme),
+    { "dT", 0.01, "", "macro step", positive = true, max = 1 },
+    { "p", { 1, 5, 10 }, "", "micro steps per macro step (list; one column of panels each)", integer = true, min = 1, max = 10000 },
+    { "T", 50, "", "final time t_N", positive = true, max = 1e4 },
+    { "tol", 1e-8, "", "Newton tolerance (max-norm residual, momentum units)", positive = true, max = 1 },
+    { "stride", 2, "", "write every stride-th macro node of the energies", integer = true, min = 1, max = 1e6 },
+    { "pos_stride", 20, "", "write the slow bodies' positions at every pos_stride-th macro node", integer = true, min = 1, max = 1e6 },
+    { "window", 1, "", "window length of the energy-error means (drift panel)", positive = true, max = 1e4 },
+  }, M.ring_params())
+end
+
+--- The work estimate of a ring or FPU scenario: gradient evaluations of a run, about
+-- 2 p (iterations + 1) per macro step with two iterations, summed over p.
+function M.work(P, steps_of)
+  local n = 0
+  for _, p in ipairs(P.p) do n = n + 6 * p * steps_of(P.T, P.dT) end
+  return n, "force evaluations"
+end
+
+--- Spring-ring energy (Figs. 6.6-6.8). For each p in P.p: the energies of P.scheme (P.dT, P.T,
+-- P.tol; the model from the ring keys) -> data/<id>-p<p>.tsv (every P.stride-th node), the slow
+-- bodies' positions -> data/<id>-p<p>-positions.tsv (every P.pos_stride-th node), the relative
+-- energy error's mean and extremes over windows of P.window -> data/<id>-drift.tsv; E0, K0, the max
+-- relative energy error over the first and the second half of [0, T] and the Newton total ->
+-- tables/<id>.tsv; the claims of Sec. 6.1 (bounded without drift, amplitude decreasing with p, for
+-- MM several orders of magnitude below E) -> tables/<id>-claims.{tsv,md}. compare (optional list
+-- of schemes): also run them at each p and check that the max error grows along compare...,
+-- P.scheme (Fig. 6.8: MM < TM < TT). Draws figures/<id>.svg.
+function M.spring_ring_energy(sc, P, compare)
+  M.check_nodes(sc, math.ceil(P.T / P.dT), M.max_rows, "parameters 'T', 'dT'", "macro nodes T/dT")
+  local model = M.model("SR", P)
+  local summary, drift = {}, {}
+  sc:progress_start(#P.p)
+  for _, p in ipairs(P.p) do
+    local rows, _, res = M.ring_energies(model, P.scheme, { p = p, dT = P.dT, T = P.T, tol = P.tol })
+    local head = string.format("%s, %s, dT = %g, p = %d, Newton tol %g", M.describe(model), P.scheme, P.dT, p, P.tol)
+    sc:write_tsv(string.format("data/%s-p%d.tsv", sc.id, p), { "t", "kinetic", "potential", "total", "relerr" },
+                 every(rows, P.stride), { head .. string.format(", every %d-th node", P.stride) })
+    sc:write_tsv(string.format("data/%s-p%d-positions.tsv", sc.id, p), M.ring_position_columns,
+                 M.ring_positions(res, P.pos_stride),
+                 { head .. string.format(", every %d-th node: positions of the slow bodies 1, 3, 5", P.pos_stride) })
+    for _, w in ipairs(M.windows(rows, "relerr", P.window)) do
+      drift[#drift + 1] = { p = p, t0 = w.t0, mean = w.mean, min = w.min, max = w.max }
+    end
+    local a, b = M.relerr_halves(rows, P.T / 2)
+    summary[#summary + 1] = { p = p, E0 = rows[1].total, K0 = rows[1].kinetic, relerr_first = a,
+                              relerr_second = b, newton = res.counts.newton_iters }
+    sc:progress(string.format("p = %d", p))
+  end
+  sc:write_tsv("data/" .. sc.id .. "-drift.tsv", { "p", "t0", "mean", "min", "max" }, drift,
+               { string.format("(E - E0)/E0 over windows [t0, t0 + %g): mean, min, max", P.window) })
+  sc:write_tsv("tables/" .. sc.id .. ".tsv", { "p", "E0", "K0", "relerr_first", "relerr_second", "newton" },
+               summary, { "max |E - E0|/|E0| over the first and the second half of [0, T]" })
+
+  local cells = cells_of(summary)
+  local cl = E.claims(sc)
+  local nodrift, decreasing = true, true
+  for i, s in ipairs(summary) do
+    nodrift = nodrift and s.relerr_second <= 1.5 * s.relerr_first
+    if i > 1 then decreasing = decreasing and s.relerr_first < summary[i - 1].relerr_first end
+  end
+  cl:add("no_drift", "the energy error oscillates around a constant value for the whole run: no energy gained or lost",
+         "no drift", plist(P.p) .. cells(function(s) return S.sci(s.relerr_first) .. ", " .. S.sci(s.relerr_second) end) ..
+         " (max abs(E − E₀)/E₀ over the first, second half; accept: second ≤ 1.5 × first at every p)", nodrift)
+  if P.scheme == "MM" then
+    local small = true
+    for _, s in ipairs(summary) do small = small and math.max(s.relerr_first, s.relerr_second) < 1e-2 end
+    cl:add("small_oscillations", "the oscillations of the total energy are several orders of magnitude smaller than E",
+           "several orders", plist(P.p) .. cells(function(s) return S.sci(math.max(s.relerr_first, s.relerr_second)) end) ..
+           " (max abs(E − E₀)/E₀; accept < 10⁻² at every p)", small)
+  end
+  cl:add("amplitude_decreases", "the amplitude of the energy oscillations decreases as p grows (smaller Δt)",
+         "decreases", plist(P.p) .. cells(function(s) return S.sci(s.relerr_first) end) ..
+         " (max abs(E − E₀)/E₀ over the first half; accept: strictly decreasing in p)", M.one_p(P) or decreasing)
+  if compare then
+    local schemes = {}
+    for j, sch in ipairs(compare) do schemes[j] = sch end
+    schemes[#schemes + 1] = P.scheme
+    local order_cells, ordered = {}, true
+    for i, s in ipairs(summary) do
+      local e, f = {}, {}
+      for j, sch in ipairs(compare) do
+        local rows = M.ring_energies(model, sch, { p = s.p, dT = P.dT, T = P.T, tol = P.tol })
+        e[j] = 0
+        for _, r in ipairs(rows) do e[j] = math.max(e[j], math.abs(r.relerr)) end
+      end
+      e[#schemes] = math.max(s.relerr_first, s.relerr_second)
+      for j = 1, #e do
+        if j > 1 then ordered = ordered and e[j - 1] < e[j] end
+        f[j] = S.sci(e[j], 2)
+      end
+      order_cells[i] = string.format("p = %d: %s", s.p, table.concat(f, " / "))
+    end
+    cl:add("ordering", "the energy error grows from Fig. 6.6 to 6.8: " .. table.concat(schemes, " < ") .. " at each p",
+           table.concat(schemes, " < "), table.concat(order_cells, "; ") .. " (max abs(E − E₀)/E₀, " ..
+           table.concat(schemes, " / ") .. ")", ordered)
+  end
+  cl:write(nil, sc.id .. "-claims")
+  sc:figure(sc.id, { id = sc.id, ps = P.p, tmax = P.T, window = P.window,
+                     title = string.format("%s, %s, ΔT = %g", M.describe(model), M.scheme_names[P.scheme] or P.scheme, P.dT) })
+  return summary
+end
+
+--- Refuse, before any computation, a run that would keep more than `limit` nodes (its rows are kept
+-- in memory: the states in C buffers, the measured rows as Lua tables): n nodes of `what`, set by
+-- `keys` (text naming the parameters).
+function M.check_nodes(sc, n, limit, keys, what)
+  if n > limit then
+    sc:fail(string.format("%s: %.3g %s would be kept in memory (at most %.3g): reduce them", keys, n, what, limit))
+  end
+end
+
+--- The node limits of the scenarios: 2e6 macro nodes where every node becomes a Lua row (energies,
+-- angular momentum), 1e7 stored states (about 1 GB for the spring ring) elsewhere.
+M.max_rows, M.max_states = 2e6, 1e7
+
+--- Gradient evaluations of runs with every p of ps and every dT of dTs to T: about 6 per micro
+-- step (two potentials, about two Newton iterations), the `work` estimate of the scenarios.
+function M.work_runs(ps, T, dTs)
+  local n = 0
+  for _, p in ipairs(ps) do
+    for _, dT in ipairs(type(dTs) == "table" and dTs or { dTs }) do n = n + 6 * p * math.ceil(T / dT) end
+  end
+  return n
+end
+
+return M

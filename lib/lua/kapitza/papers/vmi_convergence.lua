@@ -1,0 +1,374 @@
+-- vmi_convergence.lua -- the convergence study of the variational multirate paper (Sec. 6.2,
+-- (6.1)-(6.2), Figs. 6.10-6.17, Table 2) and the computing-time runs of Sec. 6.3: runs over p and
+-- dT against a reference, fitted orders and local slopes, the verdicts, and the scenario drivers.
+-- Every function of lib/lua/kapitza/papers/vmi_claims.lua (and through it of the binding lib/lua/kapitza/vmi.lua)
+-- is reached through this module too (M falls back to it).
+local kz = require "kapitza"
+local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
+local C = kz.C
+
+local M = setmetatable({}, { __index = require "kapitza.papers.vmi_claims" })
+
+---------------------------------------------------------------------------------------------------
+-- Convergence (Sec. 6.2, Figs. 6.10-6.17, Table 2)
+---------------------------------------------------------------------------------------------------
+
+--- Convergence study (Sec. 6.2, (6.1)-(6.2)) of `model` (or a problem name, "FPU" or "SR", built
+-- with the keys in o): for each p and dT, run to T and measure the errors against a reference on
+-- the grid href. ref = "rk4" (RK4 with `sub` steps per grid interval) or "vi" (the paper's choice:
+-- the same scheme with p = 1 and step href/sub). Returns rows {p, dT, q_mac, p_mac, q_mic, p_mic,
+-- qs, qf, ps, pf, newton}.
+function M.convergence(model, scheme, o)
+  if type(model) == "string" then model = M.model(model, o) end
+  local n = math.floor(o.T / o.href + 0.5)
+  local ref
+  if o.ref == "vi" then
+    ref = M.reference_vi(model, scheme, o.href, n, o.sub, o.tol)
+  else
+    ref = M.reference(model, o.href, n, o.sub)
+  end
+  local rows = {}
+  for _, p in ipairs(o.p) do
+    for _, dT in ipairs(o.dT) do
+      local res = M.run(model, scheme, { p = p, dT = dT, T = o.T, tol = o.tol, micro = true, reuse = true })
+      local e = M.errors(model, res, ref, o.href, n + 1)
+      e.p, e.dT, e.newton = p, dT, res.counts.newton_iters
+      rows[#rows + 1] = e
+      if o.progress then o.progress() end
+    end
+  end
+  return rows
+end
+
+-- The rows of one p, from the largest dT to the smallest.
+local function rows_of(rows, p)
+  local sel = {}
+  for _, r in ipairs(rows) do if r.p == p then sel[#sel + 1] = r end end
+  table.sort(sel, function(a, b) return a.dT > b.dT end)
+  return sel
+end
+
+--- Fitted order of column col for one p over the `count` smallest dT (which = "smallest", the
+-- default) or the `count` largest (which = "largest").
+function M.fit_order(rows, p, col, count, which)
+  which = which or "smallest"
+  if which ~= "smallest" and which ~= "largest" then
+    error("vmi.fit_order: which must be 'smallest' or 'largest' (got " .. tostring(which) .. ")", 2)
+  end
+  local sel = rows_of(rows, p)
+  local from, to = math.max(1, #sel - count + 1), #sel
+  if which == "largest" then from, to = 1, math.min(count, #sel) end
+  local xs, ys = {}, {}
+  for i = from, to do xs[#xs + 1] = sel[i].dT; ys[#ys + 1] = sel[i][col] end
+  return E.slope(xs, ys)
+end
+
+--- The local slopes of column col for one p, between consecutive dT from the largest to the
+-- smallest (experiment.local_slopes), and the dT (largest first).
+function M.local_slopes(rows, p, col)
+  local xs, ys = {}, {}
+  for i, r in ipairs(rows_of(rows, p)) do xs[i], ys[i] = r.dT, r[col] end
+  return E.local_slopes(xs, ys), xs
+end
+
+M.error_columns = { "q_mac", "p_mac", "q_mic", "p_mic", "qs", "qf", "ps", "pf" }
+
+--- Is error column col measured at p? The inner micro nodes m = 1..p-1 exist only for p >= 2
+-- (kz_vmi_errors writes 0 for them otherwise, whose slopes would be 0/0).
+function M.measured(p, col) return p >= 2 or (col ~= "q_mic" and col ~= "p_mic") end
+
+--- Tolerances of the convergence claims (slopes): a fitted order within `order` of the claimed
+-- integer (the correct code is within 0.05 of it at every p of Figs. 6.10-6.17); a transition
+-- "from a to b": the largest local slope over the larger-dT half of the range within `start` of a,
+-- the last one within `finish` of b; "between" additionally asks for two consecutive local slopes
+-- strictly inside (b + mid, a - mid), which neither a first- nor a second-order curve has.
+M.tol = { order = 0.1, start = 0.25, finish = 0.15, mid = 0.2 }
+
+--- Decide one convergence claim c (see convergence_scenario) for one p: holds (or
+-- experiment.na(reason) when the run has too few dT for it: an order needs two, a transition
+-- three, i.e. two local slopes), the measured value (text) and the rule (text). fit: the number
+-- of smallest dT of the fitted orders (at most the dT given).
+function M.decide(rows, p, c, fit)
+  if not M.measured(p, c.col) or (c.over and not M.measured(p, c.over)) then
+    return "n/a", "not measured (no inner micro nodes at p = 1)", "micro-node errors need p ≥ 2"
+  end
+  local ndT = #rows_of(rows, p)
+  fit = math.min(fit, ndT)
+  if c.kind == "order" then
+    local rule = string.format("least-squares slope over the %d smallest ΔT within %g ± %g", fit, c.order, M.tol.order)
+    if fit < 2 then return E.na("one ΔT: no slope"), "—", rule end
+    local s = M.fit_order(rows, p, c.col, fit)
+    return math.abs(s - c.order) <= M.tol.order, string.format("%.3f", s), rule
+  end
+  if c.kind == "ratio" then
+    local sel, lo, hi = rows_of(rows, p), math.huge, -math.huge
+    for i = math.max(1, #sel - fit + 1), #sel do
+      local x = sel[i][c.col] / sel[i][c.over]
+      lo, hi = math.min(lo, x), math.max(hi, x)
+    end
+    return lo >= c.lo and hi <= c.hi, string.format("%.3f–%.3f", lo, hi),
+           string.format("%s/%s over the %d smallest ΔT within [%g, %g]", c.col, c.over, fit, c.lo, c.hi)
+  end
+  local sl = M.local_slopes(rows, p, c.col)
+  local txt = {}
+  for i, v in ipairs(sl) do txt[i] = string.format("%.2f", v) end
+  local rule = string.format("local slopes: the largest over the larger-ΔT half within %g ± %g, the last within %g ± %g",
+                             c.from, M.tol.start, c.to, M.tol.finish)
+  if c.kind == "between" then
+    rule = rule .. string.format(", and two consecutive ones in (%g, %g)", c.to + M.tol.mid, c.from - M.tol.mid)
+  elseif c.kind ~= "transition" then
+    error("vmi.decide: unknown claim kind '" .. tostring(c.kind) .. "'", 2)
+  end
+  if #sl < 2 then
+    return E.na(string.format("%d ΔT give %d local slope%s: a transition needs two", ndT, #sl, #sl == 1 and "" or "s")),
+           #txt > 0 and table.concat(txt, " ") or "—", rule
+  end
+  local start = -math.huge
+  for i = 1, math.max(1, math.floor(#sl / 2)) do start = math.max(start, sl[i]) end
+  local ok = math.abs(start - c.from) <= M.tol.start and math.abs(sl[#sl] - c.to) <= M.tol.finish
+  if c.kind == "between" then
+    local run, best = 0, 0
+    for _, v in ipairs(sl) do
+      if v > c.to + M.tol.mid and v < c.from - M.tol.mid then run = run + 1 else run = 0 end
+      best = math.max(best, run)
+    end
+    ok = ok and best >= 2
+  end
+  return ok, table.concat(txt, " "), rule
+end
+
+--- The keys every convergence scenario (Figs. 6.10-6.17, Table 2) shares, then those of the
+-- model(s) ("FPU", "SR" or "both") and `extra`.
+function M.convergence_params(problem, extra)
+  local t = {
+    { "p", { 5, 10 }, "", "micro steps per macro step (list; one column of panels each)", integer = true, min = 1, max = 1000 },
+    { "dT", { 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001, 0.0005, 0.0002, 0.0001, 0.00005 }, "", "macro steps (list; every micro node on the reference grid)",
+      positive = true, max = 0.5 },
+    { "T", 0.5, "", "final time t_N (as the paper's reference runs)", positive = true, max = 10 },
+    { "tol", 1e-12, "", "Newton tolerance (max-norm residual)", positive = true, max = 1e-3 },
+    { "ref", "rk4", "", "reference: RK4 on (2.4), or the paper's tiny-step single-rate VI", choices = { "rk4", "vi" } },
+    { "href", 5e-6, "", "spacing of the stored reference grid (every micro node lies on it)", positive = true, min = 1e-8, max = 1e-2 },
+    { "sub", 1, "", "reference steps per grid spacing (RK4: 1 -> h = 5e-6; vi: 10 / 5 -> the paper's 5e-7 (FPU) / 1e-6 (SR))",
+      integer = true, min = 1, max = 1000 },
+    { "fit", 4, "", "number of smallest dT used for the fitted orders", integer = true, min = 2, max = 100 },
+  }
+  local models = problem == "FPU" and M.fpu_params() or problem == "SR" and M.ring_params() or M.keys(M.fpu_params(), M.ring_params())
+  return M.keys(t, models, extra or {})
+end
+
+--- The work of a convergence scenario: its runs and the reference (RK4: 4 evaluations per step).
+function M.convergence_work(P, problems)
+  local n = M.work_runs(P.p, P.T, P.dT) + 4 * P.sub * P.T / P.href
+  return n * (problems or 1), "force evaluations"
+end
+
+--- Check the grid of a convergence scenario before running: every dT must divide T and put every
+-- micro node on the reference grid.
+function M.convergence_check(sc, P)
+  E.check_list(sc, P, "p")
+  E.check_list(sc, P, "dT")
+  for _, dT in ipairs(P.dT) do
+    if tonumber(C.kz_steps_in(P.T, dT)) < 1 then
+      sc:fail(string.format("parameters 'dT', 'T': T = %g is not a whole number of macro steps dT = %g", P.T, dT))
+    end
+    for _, p in ipairs(P.p) do
+      if tonumber(C.kz_steps_in(dT / p, P.href)) < 1 then
+        sc:fail(string.format("parameters 'dT', 'p', 'href': the micro step dT/p = %g/%d is not a whole number of reference spacings href = %g",
+                              dT, p, P.href))
+      end
+    end
+  end
+  E.no_repeats(sc, P, { "dT", "p" })
+  local dmin, pmax = math.huge, 0
+  for _, dT in ipairs(P.dT) do dmin = math.min(dmin, dT) end
+  for _, p in ipairs(P.p) do pmax = math.max(pmax, p) end
+  M.check_nodes(sc, P.T / P.href * 36, M.max_states * 36, "parameters 'T', 'href'", "reference numbers (T/href rows of up to 36)")
+  M.check_nodes(sc, P.T / dmin * pmax, M.max_states, "parameters 'T', 'dT', 'p'", "micro nodes T p/dT")
+end
+
+--- Run a convergence scenario: problem ("FPU", "SR"), scheme, claims and the figure's kind
+-- ("errors": q and p on macro and micro nodes; "split": macro-node errors split slow/fast). Writes
+-- data/<id>.tsv (the errors), data/<id>-slopes.tsv (the local slopes of every error between
+-- consecutive dT), tables/<id>.tsv (per p and error: the fitted order over the `fit` smallest dT,
+-- the largest local slope over the larger-dT half, the last local slope), tables/<id>-claims.{tsv,md}
+-- and figures/<id>.svg. claims: list of {key, text, col, kind, ...}: kind "order" (order = k),
+-- "transition" or "between" (from = a, to = b), "ratio" (over = column, lo, hi); each is decided at
+-- every p of the run (M.decide).
+function M.convergence_scenario(sc, P, problem, scheme, claims, figkind)
+  local model = M.model(problem, P)
+  sc:progress_start(#P.p * #P.dT)
+  local rows = M.convergence(model, scheme, { p = P.p, dT = P.dT, T = P.T, tol = P.tol, ref = P.ref,
+                                              href = P.href, sub = P.sub, progress = function() sc:progress() end })
+  local cols = { "p", "dT", "q_mac", "p_mac", "q_mic", "p_mic", "qs", "qf", "ps", "pf", "newton" }
+  sc:write_tsv("data/" .. sc.id .. ".tsv", cols, rows,
+    { string.format("%s, scheme %s, t_N = %g, Newton tol %g, reference %s (grid %g, %d steps per grid interval)",
+                    M.describe(model), scheme, P.T, P.tol, P.ref, P.href, P.sub),
+      "errors (6.1)-(6.2): sup over nodes of the Euclidean norm; q_mac, p_mac on macro nodes (q = (q^s, q^f)),",
+      "q_mic, p_mic on the inner micro nodes (fast variables); qs, qf, ps, pf: macro-node errors split slow/fast" })
+  local slopes, fits = {}, {}
+  for _, p in ipairs(P.p) do
+    local sel = rows_of(rows, p)
+    for i = 2, #sel do slopes[#slopes + 1] = { p = p, dT_hi = sel[i - 1].dT, dT_lo = sel[i].dT } end
+    local base = #slopes - (#sel - 1)
+    local fit = math.min(P.fit, #sel) -- the fitted order over at most the dT given; none from one dT
+    for _, c in ipairs(M.error_columns) do
+      if M.measured(p, c) then
+        local sl = M.local_slopes(rows, p, c)
+        for i, v in ipairs(sl) do slopes[base + i][c] = v end
+        local start = #sl > 0 and -math.huge or "—"
+        for i = 1, #sl > 0 and math.max(1, math.floor(#sl / 2)) or 0 do start = math.max(start, sl[i]) end
+        fits[#fits + 1] = { p = p, column = c, order = fit >= 2 and M.fit_order(rows, p, c, fit) or "—", start = start,
+                            last = sl[#sl] or "—" }
+      else -- "-": not measured (no inner micro nodes)
+        for i = 1, #sel - 1 do slopes[base + i][c] = "-" end
+        fits[#fits + 1] = { p = p, column = c, order = "-", start = "-", last = "-" }
+      end
+    end
+  end
+  local scols = { "p", "dT_hi", "dT_lo" }
+  for _, c in ipairs(M.error_columns) do scols[#scols + 1] = c end
+  sc:write_tsv("data/" .. sc.id .. "-slopes.tsv", scols, slopes,
+               { "local slopes log(e(dT_hi)/e(dT_lo)) / log(dT_hi/dT_lo) of every error between consecutive dT" })
+  sc:write_tsv("tables/" .. sc.id .. ".tsv", { "p", "column", "order", "start", "last" }, fits,
+               { string.format("order: least-squares slope of log(error) against log(dT) over the %d smallest dT;", math.min(P.fit, #P.dT)),
+                 "start: largest local slope over the larger-dT half of the range; last: the local slope at the smallest dT" })
+
+  local cl = E.claims(sc)
+  for _, c in ipairs(claims) do
+    -- decided over the p that can decide it; n/a only when none can (the cells say why)
+    local ok, cells, rule, decided, na = true, {}, nil, 0, nil
+    for _, p in ipairs(P.p) do
+      local h, txt, r = M.decide(rows, p, c, P.fit)
+      if E.is_na(h) then na = na or h else ok, rule, decided = ok and h, r, decided + 1 end
+      rule = rule or r
+      cells[#cells + 1] = string.format("p = %d: %s", p, txt)
+    end
+    cl:add(c[1], c[2], c.published or (c.kind == "order" and ("order " .. c.order) or
+           c.kind == "ratio" and "equal" or string.format("%g → %g", c.from, c.to)),
+           table.concat(cells, "; ") .. " (" .. rule .. ")", decided == 0 and (na or "n/a") or ok)
+  end
+  cl:write(nil, sc.id .. "-claims")
+  local lo, hi = math.huge, -math.huge
+  local series = figkind == "split" and { "qs", "qf", "ps", "pf" } or { "q_mac", "q_mic", "p_mac", "p_mic" }
+  for _, r in ipairs(rows) do
+    for _, c in ipairs(series) do
+      if r[c] > 0 then lo, hi = math.min(lo, r[c]), math.max(hi, r[c]) end
+    end
+  end
+  local dTs = {}
+  for i, v in ipairs(P.dT) do dTs[i] = v end
+  table.sort(dTs)
+  sc:figure(sc.id, { id = sc.id, ps = P.p, kind = figkind or "errors", ymin = lo, ymax = hi, dTmin = dTs[1], dTmax = dTs[#dTs],
+                     title = string.format("%s, %s: errors versus ΔT", M.describe(model), M.scheme_names[scheme] or scheme) })
+  return rows
+end
+
+--- The --quick run every convergence scenario shares.
+M.convergence_quick = { dT = { 0.01, 0.005, 0.002, 0.001 }, p = { 5 }, href = 5e-5, sub = 5 }
+
+--- A convergence figure of one problem (Figs. 6.10-6.17), in two calls around the scenario's own
+-- sc:parse(arg) (the runner protects the script that parses): fig = { id, title, problem ("FPU",
+-- "SR"), scheme, kind, claims } as M.convergence_scenario takes them. The keys, the --quick run,
+-- the work estimate and the grid check are the shared ones. The figures that differ only in what
+-- they show of the same runs (6.12 and 6.13: "errors" and "split"; 6.14 and 6.15) differ only in
+-- their fig.
+--   local sc = V.convergence_new(fig)
+--   V.convergence_run(sc, sc:parse(arg), fig)
+function M.convergence_new(fig)
+  return S.new { id = fig.id, title = fig.title, params = M.convergence_params(fig.problem), quick = M.convergence_quick,
+                 work = M.convergence_work }
+end
+
+function M.convergence_run(sc, P, fig)
+  M.convergence_check(sc, P)
+  return M.convergence_scenario(sc, P, fig.problem, fig.scheme, fig.claims, fig.kind)
+end
+
+---------------------------------------------------------------------------------------------------
+-- Computing time (Sec. 6.3, Figs. 6.18, 6.19): work counts here; the times are measured by
+-- scripts/bench-vmi-timing.lua (make bench), never by a scenario
+---------------------------------------------------------------------------------------------------
+
+--- The keys of the computing-time study: FPU, micro step dt fixed, dT = p dt, to T.
+function M.study_params(extra)
+  return M.keys({
+    { "p", { 1, 5, 10, 20, 50, 100, 200, 500, 1000 }, "", "micro steps per macro step (list)", integer = true, min = 1, max = 100000 },
+    { "dt", 0.001, "s", "micro step (fixed; the single-rate step of p = 1)", positive = true, max = 1 },
+    { "T", 10, "s", "final time t_N (N = T/(p dt) macro steps)", positive = true, max = 1e4 },
+    { "schemes", { "MM", "TM", "TT" }, "", "Q1, Q2, Q3 (list)", choices = M.scheme_choices },
+    { "tol", 1e-9, "", "Newton tolerance (max-norm residual)", positive = true, max = 1 },
+  }, extra or {}, M.fpu_params())
+end
+
+--- Check the study's runs before any computation: at most max_states macro nodes per run.
+function M.study_check(sc, P, T, key)
+  local pmin = math.huge
+  for _, p in ipairs(P.p) do pmin = math.min(pmin, p) end
+  M.check_nodes(sc, T / (pmin * P.dt), M.max_states, string.format("parameters '%s', 'dt', 'p'", key or "T"),
+                "macro nodes T/(p dt)")
+end
+
+--- The work of a whole run of the study at every p and scheme.
+function M.study_work(P)
+  local n = 0
+  for _, p in ipairs(P.p) do n = n + 6 * p * math.ceil(P.T / (p * P.dt)) * 3 end -- ~3 Newton iterations per step
+  return n * #P.schemes, "force evaluations"
+end
+
+--- One run of the computing-time study: the FPU `model` with micro step o.dt and dT = p dt to o.T
+-- (N = T/dT macro steps), Newton tolerance o.tol, o.predictor, structured solver; the work counts
+-- of kz_vmi_run and the Hessians the Jacobian passes evaluate ((n_V + n_W) p per assembly, quad_points;
+-- the few of the Verlet predictor are not included). Returns {scheme, predictor, p, N, unknowns,
+-- newton, jac_evals, force_evals, hess_evals}.
+function M.study_run(model, scheme, p, o)
+  local dT = p * o.dt
+  local N = M.steps(o.T, dT)
+  local res = M.run(model, scheme, { p = p, dT = dT, N = N, tol = o.tol, predictor = o.predictor, reuse = true })
+  local c = res.counts
+  return { scheme = scheme, predictor = o.predictor or "verlet", p = p, N = N, unknowns = p * model.nf + model.ns,
+           newton = c.newton_iters, jac_evals = c.jac_evals, force_evals = c.force_evals,
+           hess_evals = c.jac_evals * M.quad_points(scheme) * p }
+end
+
+--- A long run at a large macro step (the stability statement of Sec. 7): `model`, scheme, p micro
+-- steps of dt (dT = p dt) to T, Newton tolerance tol, predictor. Returns {ok, t_end, t_fail,
+-- message, rows = {t, H, relerr} at every macro node reached, max_relerr (over them), t_10 (first
+-- time |H - H0|/H0 > 0.1, or -1)}.
+function M.long_run(model, scheme, p, o)
+  local dT = p * o.dt
+  local res = M.run_until(model, scheme, { p = p, dT = dT, N = M.steps(o.T, dT), tol = o.tol, predictor = o.predictor,
+                                          reuse = true })
+  local H = M.total_energy(model, res.out, res.steps + 1)
+  local rows, mx, t10 = {}, 0, -1
+  for k = 0, res.steps do
+    local e = (H[k + 1] - H[1]) / H[1]
+    rows[k + 1] = { t = k * dT, H = H[k + 1], relerr = e }
+    mx = math.max(mx, math.abs(e))
+    if t10 < 0 and math.abs(e) > 0.1 then t10 = k * dT end
+  end
+  return { ok = res.ok, t_end = res.steps * dT, t_fail = res.t_fail, message = res.message, rows = rows,
+           max_relerr = mx, t_10 = t10, dT = dT, newton = res.counts.newton_iters }
+end
+
+--- Timing of one run for the benchmarks (scripts/bench-vmi*.lua): FPU, micro step o.dt, dT = p dt,
+-- o.steps macro steps (default all N = T/dT), solver, o.predictor, with the library's timers of the
+-- parts (enum kz_vmi_timing). Returns the counts and the times of the run: {N, steps, newton, jac,
+-- force_evals, t_cpu, t_jac, t_dx, t_grad, t_predict} (seconds over the run).
+function M.timing(scheme, solver, p, o)
+  local fpu = o.model or M.fpu()
+  local dT = p * o.dt
+  local N = M.steps(o.T, dT)
+  local steps = math.min(N, o.max_steps or N)
+  local r = M.run(fpu, scheme, { p = p, dT = dT, N = steps, tol = o.tol or 1e-9, timing = true, solver = solver,
+                                 predictor = o.predictor, reuse = true })
+  return { N = N, steps = steps, newton = r.counts.newton_iters, jac = r.counts.jac_evals, force_evals = r.counts.force_evals,
+           t_cpu = r.timing.total, t_jac = r.timing.jac, t_dx = r.timing.solve, t_grad = r.timing.grad,
+           t_predict = r.timing.predict,
+           -- per macro step and per Newton iteration (as the earlier scenarios reported them)
+           t_dx_step = r.timing.solve / steps, t_jac_step = r.timing.jac / steps,
+           t_dx_iter = r.timing.solve / math.max(1, r.counts.newton_iters),
+           t_jac_iter = r.timing.jac / math.max(1, r.counts.jac_evals) }
+end
+
+return M

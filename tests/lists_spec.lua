@@ -11,11 +11,21 @@
 -- key and a reason (no traceback, no 'attempt to ...'), nothing written. A repeated value must be
 -- refused or merged (a merged run's files have the rows of the one-value run).
 --
+-- Every run that succeeds is also checked for the structure of its claims (tests/claimcheck.lua:
+-- counted evidence, premises, published parameters, texts from values, labels as given).
 -- Cost: 117 list keys, about 350 runs, 50–60 s on a quiet machine. Every case runs every time: a
 -- subset would let a scenario break on the days it is not drawn. KZ_LISTS_ONLY=<id> runs the
 -- keys of one scenario (while fixing it).
 local S = require "kapitza.scenario"
 local U = require "testutil"
+local CC = require "claimcheck"
+
+local params_of = {}
+local function params(id)
+  params_of[id] = params_of[id] or U.params(id)
+  return params_of[id]
+end
+
 
 local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
 
@@ -28,7 +38,7 @@ end
 -- the list parameters of a scenario: {key, optional, values} in --params order
 local function lists(id)
   local t = {}
-  for _, p in ipairs(U.params(id)) do
+  for _, p in ipairs(params(id)) do
     if p.list then
       local vals = split(p.quick ~= "" and p.quick or p.default, ",")
       if #vals < 2 then -- a second value from the default list
@@ -95,6 +105,10 @@ local function case(id, key, arg)
           problem = what .. c.file .. " " .. tostring(r.claim) .. ": verdict " .. v .. " on nothing: " .. tostring(r.reproduced)
         end
       end
+    end
+    if not problem then -- the structure of the claims, at the parameters of this run
+      local bad = CC.run(out, CC.effective(params(id), true, { key .. "=" .. arg }))
+      if #bad > 0 then problem = what .. (CC.report(bad)) end
     end
     rows = tsv_rows(out)
   elseif st == 2 then

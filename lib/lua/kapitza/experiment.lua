@@ -6,9 +6,8 @@
 --   local e = E.maxdiff(Q, ref[1])                               -- sup over the nodes
 --   local s = E.slope(Hs, errs)                                  -- fitted order
 --   local cl = E.claims(sc)                                      -- paper/reference/<id>.tsv
---   cl:add("key", "the paper's claim", "published", "measured", true)
---   cl:add("key2", "a claim about eps = 1e-6", "published", "measured", E.na("this run has eps = 1e-4"))
---   cl:write()                                                   -- tables/<id>.{md,tsv}
+--   cl:claim { key = "order", text = "the paper's claim", published = "2", any = "why", judge = ... }
+--   cl:write()                                                   -- tables/<id>.{md,tsv} (claims.lua)
 --
 -- Everything numerical that loops over steps runs in C (kz_trajectory); this module collects.
 local kz = require "kapitza"
@@ -253,6 +252,7 @@ end
 -- The claims table (lib/lua/kapitza/claims.lua), under the names the scenarios use
 ---------------------------------------------------------------------------------------------------
 local Cl = require "kapitza.claims"
-for _, k in ipairs { "claims", "na", "off_paper", "no_repeats", "is_na", "verdict" } do M[k] = Cl[k] end
+for _, k in ipairs { "claims", "na", "off_paper", "quote", "no_repeats", "is_na", "verdict_of", "T", "join", "text", "show",
+                     "count", "premise", "at_least", "inside", "resolves", "baseline", "paper_at" } do M[k] = Cl[k] end
 
 return M

@@ -40,8 +40,9 @@
 --   SHAKE-equivalent (Λ_{v,n−1} + Λ_{x,n})/2. They carry O(H²) and O(1/ω) terms (Λ₀ ≈ −0.027 at
 --   H = 1/80, −0.011 at 1/160) and, for ω ≥ 10⁷, round-off noise: the micro λ is fixed by positions
 --   only to about ulp(x)/h² (h ≈ 2·10⁻⁹ s at ω = 10⁸), and the normal part of F_n, which Λ absorbs,
---   inherits it. The column d_Λ of the ω table stops falling at ≈ 10⁻² for ω = 10⁷ (the noise floor);
---   the angles are unaffected (their differences keep falling like 1/ω).
+--   inherits it. The column d_Λ of the ω table stops falling like 1/ω at the largest ω (a noise floor
+--   whose level grows as H shrinks: see the table); the angles are unaffected (their differences keep
+--   falling like 1/ω).
 -- - *RATTLE-SHAKE against SHAKE-SHAKE:* the angles agree to 2·10⁻¹⁰ rad at ω = 10⁴ but only to
 --   ≈ 10⁻⁶ at ω = 10⁸. That is round-off, amplified: moving q₁(0) by 10⁻¹⁵ rad moves the SHAKE-SHAKE
 --   angles by about as much (measured in every run and shown in the table of claims), because the
@@ -219,10 +220,10 @@ sc:write_tsv("data/cs-fig4.1-omega.tsv", { "method", "H", "omega", "d_q1", "d_q2
 local trows = {}
 for _, r in ipairs(scal) do
   if r.method == scal[1].method then
-    trows[#trows + 1] = { string.format("1/%g", 1 / r.H), string.format("10^%g", math.log10(r.omega)), S.sci(r.d_q1), S.sci(r.d_q2), S.sci(r.d_L) }
+    trows[#trows + 1] = { E.show(r.H), E.show(r.omega), S.sci(r.d_q1), S.sci(r.d_q2), S.sci(r.d_L) }
   end
 end
-sc:write_text("tables/cs-fig4.1-omega.md", string.format("Differences to ω = %g (%s): max over 0 ≤ t ≤ T.%s\n\n", math.max(unpack(W)),
+sc:write_text("tables/cs-fig4.1-omega.md", string.format("Differences to ω = %s (%s): max over 0 ≤ t ≤ T.%s\n\n", E.show(math.max(unpack(W))),
   scal[1] and scal[1].method or D.schemes[P.schemes[1]], #W < 2 and " One ω: nothing to compare." or "") ..
   S.md_table({ "H [s]", "ω [s⁻¹]", "max abs Δq₁ [rad]", "max abs Δq₂ [rad]", "max abs ΔΛ" }, trows))
 cl:write("Counts are those of every ω. Errors are maxima over the macro nodes. Claims marked 'notes' come from "

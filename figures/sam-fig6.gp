@@ -4,7 +4,8 @@
 # of macro-steps in Nbottom (H = t_end/N). Circles: conventional; stars: SAM. Drawn by
 # scenarios/sam-fig6.lua from the run's data: datadir, outfile, eps, Ntop, eps_bottom, Nbottom,
 # t_end, conv (1: the conventional runs were made), stepper (the micro-solver's name; the
-# macro-solver is HERK3) (and root, for the style).
+# macro-solver is HERK3), and the labels as the run's parameters were given (never rounded):
+# epslabels, epsbottomlabel, Htoplabel, Hlabels (one word per bottom H) (and root, for the style).
 load root.'/figures/style.gpi'
 set terminal svg size 760,1000 dynamic enhanced font 'Helvetica,13' linewidth 1.2 background rgb 'white'
 set output outfile
@@ -13,10 +14,7 @@ bot = datadir.'/sam-fig6-bottom.tsv'
 is(x, y) = abs(x / y - 1) < 1e-9
 sel(m, e) = (strcol('method') eq m && is(column('eps'), e)) ? column('work') : NaN
 selN(m, N) = (strcol('method') eq m && column('N') == N) ? column('work') : NaN
-elabel(e) = sprintf("ε = 10^{%d}", int(floor(log10(e) + 0.5)))
-# H = t_end/N as pi/k when k is whole, else in seconds
-kH(N) = N * pi / t_end
-Hlabel(N) = abs(kH(N) - floor(kH(N) + 0.5)) < 1e-6 ? sprintf("H = π/%d", int(floor(kH(N) + 0.5))) : sprintf("H = %.4g s", t_end / N)
+elabel(i) = 'ε = '.word(epslabels, i)
 nE = words(eps)
 nB = words(Nbottom)
 set logscale xy
@@ -27,18 +25,18 @@ set ylabel "error in q_1 at t_{end}"
 set key outside right top box opaque samplen 2
 set multiplot layout 2,1
 convtxt = conv ? sprintf(" and conventional %s", stepper) : ""
-set title sprintf("Top: SAM with N = %d macro-steps (%s)%s", Ntop, Hlabel(Ntop), convtxt)
+set title sprintf("Top: SAM with N = %d macro-steps (H = %s)%s", Ntop, Htoplabel, convtxt)
 if (conv) {
-  plot for [i = 1:nE] top using (sel('SAM', real(word(eps, i)))):'error' with linespoints ls i pt 3 ps 1.3 title 'SAM '.elabel(real(word(eps, i))), \
-       for [i = 1:nE] top using (sel('conventional', real(word(eps, i)))):'error' with linespoints ls i pt 6 dt 2 title stepper.' '.elabel(real(word(eps, i)))
+  plot for [i = 1:nE] top using (sel('SAM', real(word(eps, i)))):'error' with linespoints ls i pt 3 ps 1.3 title 'SAM '.elabel(i), \
+       for [i = 1:nE] top using (sel('conventional', real(word(eps, i)))):'error' with linespoints ls i pt 6 dt 2 title stepper.' '.elabel(i)
 } else {
-  plot for [i = 1:nE] top using (sel('SAM', real(word(eps, i)))):'error' with linespoints ls i pt 3 ps 1.3 title 'SAM '.elabel(real(word(eps, i)))
+  plot for [i = 1:nE] top using (sel('SAM', real(word(eps, i)))):'error' with linespoints ls i pt 3 ps 1.3 title 'SAM '.elabel(i)
 }
-set title sprintf("Bottom: %s, SAM with %d macro-step sizes H (one curve each)%s", elabel(eps_bottom), nB, convtxt)
+set title sprintf("Bottom: ε = %s, SAM with %d macro-step sizes H (one curve each)%s", epsbottomlabel, nB, convtxt)
 if (conv) {
   plot bot using (selN('conventional', 0)):'error' with linespoints ls 7 pt 6 dt 2 title stepper, \
-       for [i = 1:nB] bot using (selN('SAM', int(word(Nbottom, i)))):'error' with linespoints ls i pt 3 ps 1.3 title 'SAM '.Hlabel(int(word(Nbottom, i)))
+       for [i = 1:nB] bot using (selN('SAM', int(word(Nbottom, i)))):'error' with linespoints ls i pt 3 ps 1.3 title 'SAM H = '.word(Hlabels, i)
 } else {
-  plot for [i = 1:nB] bot using (selN('SAM', int(word(Nbottom, i)))):'error' with linespoints ls i pt 3 ps 1.3 title 'SAM '.Hlabel(int(word(Nbottom, i)))
+  plot for [i = 1:nB] bot using (selN('SAM', int(word(Nbottom, i)))):'error' with linespoints ls i pt 3 ps 1.3 title 'SAM H = '.word(Hlabels, i)
 }
 unset multiplot

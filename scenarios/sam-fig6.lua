@@ -220,15 +220,15 @@ local trows = {}
 for _, part in ipairs { { "top", top }, { "bottom", bottom }, { "text", text } } do
   for _, r in ipairs(part[2]) do
     if part[1] ~= "bottom" or r.method == "SAM" then
-      trows[#trows + 1] = { part[1], r.method, S.sci(r.eps, 1), r.N > 0 and string.format("%d", r.N) or "—", string.format("%d", r.n),
+      trows[#trows + 1] = { part[1], r.method, E.show(r.eps), r.N > 0 and string.format("%d", r.N) or "—", string.format("%d", r.n),
                             string.format("%d", r.work), S.sci(r.error), S.sci(r.error_q2) }
     end
   end
 end
 local base = {}
-for _, e in ipairs(es) do base[#base + 1] = string.format("%s at ε = %s", S.sci(math.abs(P.q1 - refs[e].q1)), S.fmt(e)) end
+for _, e in ipairs(es) do base[#base + 1] = string.format("%s at ε = %s", S.sci(math.abs(P.q1 - refs[e].q1)), E.show(e)) end
 sc:write_text("tables/sam-fig6-errors.md", "Errors at t_end (reference: " .. (refs[P.eps[#P.eps]].kind) .. " Lagrangian ODE; see the data). " ..
-  "The trivial baseline, a solution that stays at the initial angle q₁ = " .. S.fmt(P.q1) .. ", errs by " .. table.concat(base, ", ") .. ".\n\n" ..
+  "The trivial baseline, a solution that stays at the initial angle q₁ = " .. E.show(P.q1) .. ", errs by " .. table.concat(base, ", ") .. ".\n\n" ..
   S.md_table({ "panel", "method", "ε", "N", "n", "work", "error q₁", "error q₂" }, trows))
 local cl = claims.fig6(sc, P, top, bottom, refs, text, order)
 cl:write("Ratios and crossover use the errors at t_end; the crossover compares SAM's work with the work the conventional "
@@ -236,5 +236,14 @@ cl:write("Ratios and crossover use the errors at t_end; the crossover compares S
 local function words(t) local o = {} for i, x in ipairs(t) do o[i] = S.fmt(x) end return table.concat(o, " ") end
 local Nb = {}
 for i, H in ipairs(P.H_bottom) do Nb[i] = steps(H) end
+-- labels as the parameters were given: H as π/k when k is whole, else in seconds
+local function Hlabel(H)
+  local k = math.pi / H
+  return math.abs(k - math.floor(k + 0.5)) < 1e-9 * k and ("π/" .. E.show(math.floor(k + 0.5))) or (E.show(H) .. "s")
+end
+local el, Hl = {}, {}
+for i, e in ipairs(P.eps) do el[i] = E.show(e) end
+for i, H in ipairs(P.H_bottom) do Hl[i] = Hlabel(H) end
 sc:figure("sam-fig6", { eps = words(P.eps), Ntop = Ntop, eps_bottom = P.eps_bottom, Nbottom = words(Nb), t_end = P.t_end,
-                        conv = conv and 1 or 0, stepper = SN })
+                        conv = conv and 1 or 0, stepper = SN, epslabels = table.concat(el, " "), epsbottomlabel = E.show(P.eps_bottom),
+                        Htoplabel = Hlabel(P.H), Hlabels = table.concat(Hl, " ") })

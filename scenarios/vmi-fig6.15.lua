@@ -19,7 +19,7 @@ local fig = {
     { "slow_q_order1", "slow q^s: order 1", col = "qs", kind = "order", order = 1 },
     { "slow_p_order1", "slow p^s: order 1", col = "ps", kind = "order", order = 1 },
     { "fast_q_2_to_1", "fast q^f: order 2, changing to 1", col = "qf", kind = "transition", from = 2, to = 1 },
-    { "fast_p_2_to_1", "fast p^f: order 2, changing to 1", col = "pf", kind = "transition", from = 2, to = 1 },
+    { "fast_momentum_2_to_1", "fast p^f: order 2, changing to 1", col = "pf", kind = "transition", from = 2, to = 1 },
   },
 }
 local sc = V.convergence_new(fig)

@@ -12,6 +12,7 @@
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/lua/?.lua;" .. package.path
 local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
 local V = require "kapitza.papers.vmi_convergence"
 
 local sc = S.new {
@@ -32,19 +33,27 @@ local P = sc:parse(arg)
 -- Sweep over p, data, table, the claims of Sec. 6.1 for Figs. 6.3-6.5 and the figure (lib/lua/kapitza/vmi.lua);
 -- then what the text says of this figure.
 V.fpu_exchange(sc, P, "exchange", function(cl, summary, cells)
-  local faster, same = true, true
-  for i, s in ipairs(summary) do
-    if i > 1 then
-      faster = faster and s.I1_mean_end < summary[i - 1].I1_mean_end
-      local r = s.I_spread / summary[1].I_spread
-      same = same and r >= 0.5 and r <= 2
-    end
-  end
-  cl:add("amplitude_same", "for midpoint-midpoint the amplitude of the oscillations of I is not changing with p",
-         "not changing", V.plist(P.p) .. cells(function(s) return string.format("%.3f", s.I_spread) end) ..
-         " (range of I; accept: ratio to the first p within [0.5, 2])", V.one_p(P) or same)
-  cl:add("exchange_faster", "the rate of the energy exchange increases with p (as single-rate midpoint with a smaller step)",
-         "increasing", V.plist(P.p) .. cells(function(s) return string.format("%.3f", s.I1_mean_end) end) ..
-         "; first time I₂ > 0.3: " .. cells(function(s) return s.t_I2_first < 0 and "never" or string.format("%.1f", s.t_I2_first) end) ..
-         " (mean of I₁ over the last 5 % of the run; accept: strictly decreasing in p)", V.one_p(P) or faster)
+  local first = V.by_p(summary)[1]
+  cl:claim { key = "amplitude_same", text = "for midpoint-midpoint the amplitude of the oscillations of I is not changing with p",
+    published = "not changing", any = "a property of the midpoint rule at any step in its stability region", premises = { V.two_p(P) },
+    judge = function()
+      local items = {}
+      for _, s in ipairs(V.by_p(summary)) do
+        if s ~= first then
+          local r = s.I_spread / first.I_spread
+          items[#items + 1] = { ok = r >= 0.5 and r <= 2, label = "p = " .. s.p }
+        end
+      end
+      return { measured = V.plist(P.p) .. cells(function(s) return E.T("%.3f", s.I_spread) end) ..
+                 E.T(" (range of I; accept: ratio to the smallest p, %d, within [%v, %v])", first.p, 0.5, 2), items = items, what = "values of p" }
+    end }
+  cl:claim { key = "exchange_faster", text = "the rate of the energy exchange increases with p (as single-rate midpoint with a smaller step)",
+    published = "increasing", any = "the FPU chain's energy exchange, on the time scale ω, at any ω ≫ 1",
+    premises = { V.two_p(P), V.stiff(P), V.spans_exchange(P) },
+    judge = function()
+      return { measured = V.plist(P.p) .. cells(function(s) return E.T("%.3f", s.I1_mean_end) end) ..
+                 "; first time I₂ > " .. E.T("%v: ", 0.3) .. cells(function(s) return s.t_I2_first < 0 and "never" or E.T("%.1f", s.t_I2_first) end) ..
+                 E.T(" (mean of I₁ over the last %v %% of the run; accept: strictly decreasing in p)", 5),
+               items = V.pair_items(summary, function(a, b) return b.I1_mean_end < a.I1_mean_end end), what = "steps in p" }
+    end }
 end)

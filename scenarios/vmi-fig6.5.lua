@@ -26,6 +26,7 @@
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/lua/?.lua;" .. package.path
 local S = require "kapitza.scenario"
+local E = require "kapitza.experiment"
 local V = require "kapitza.papers.vmi_convergence"
 
 local sc = S.new {
@@ -50,27 +51,32 @@ local P = sc:parse(arg)
 -- Sweep over p, data, table, the claims of Sec. 6.1 for Figs. 6.3-6.5 and the figure (lib/lua/kapitza/vmi.lua);
 -- then what the text says of this figure.
 V.fpu_exchange(sc, P, "return", function(cl, summary, cells)
-  local shrinks, later = true, true
-  for i, s in ipairs(summary) do
-    if i > 1 then
-      shrinks = shrinks and s.I_spread < summary[i - 1].I_spread
-      later = later and s.t_I2_return >= summary[i - 1].t_I2_return
-    end
-  end
   local pub = {}
   for _, r in ipairs(sc:reference()) do pub[r.p] = r.t_return end -- t = 100 (p = 1), 170 (p = 10)
+  local at = E.paper_at(sc, { "omega", "l", "dT", "scheme", "tol", "window" })
   for _, s in ipairs(summary) do
     if pub[s.p] then
-      cl:add("I2_zero_p" .. s.p, string.format("the energy of the second spring is zero at t ≈ %g for p = %d", pub[s.p], s.p),
-             string.format("t ≈ %g", pub[s.p]), string.format("t = %g (E₂ = %.3f; accept: window start within 15 of %g)",
-             s.t_I2_return, s.E2_return, pub[s.p]), math.abs(s.t_I2_return - pub[s.p]) <= 15)
+      cl:claim { key = "I2_zero_p" .. s.p, text = string.format("the energy of the second spring is zero at t ≈ %g for p = %d", pub[s.p], s.p),
+        published = string.format("t ≈ %g", pub[s.p]), at = at, premises = { E.inside(pub[s.p] + P.window, P.T, "the printed return and the window after it") },
+        judge = function()
+          return { measured = E.T("t = %v (E₂ = %.3f; accept: window start within %v of %v)", s.t_I2_return, s.E2_return, 15, pub[s.p]),
+                   items = { math.abs(s.t_I2_return - pub[s.p]) <= 15 }, what = "return time" }
+        end }
     end
   end
-  cl:add("I2_zero_later", "the time at which I₂ is zero changes enormously with p: later for larger p", "later with p",
-         V.plist(P.p) .. cells(function(s) return string.format("%g", s.t_I2_return) end) .. " (accept: non-decreasing in p)", V.one_p(P) or later)
-  cl:add("amplitude_decreases", "the amplitude of the oscillations of I decreases as p grows (smaller Δt)", "decreases",
-         V.plist(P.p) .. cells(function(s) return string.format("[%.3f, %.3f]", s.I_min, s.I_max) end) ..
-         " (range of I; accept: strictly shrinking in p)", V.one_p(P) or shrinks)
+  cl:claim { key = "I2_zero_later", text = "the time at which I₂ is zero changes enormously with p: later for larger p", published = "later with p",
+    any = "a smaller micro step Δt = ΔT/p, at any parameters", premises = { V.two_p(P), V.stiff(P), V.spans_exchange(P) },
+    judge = function()
+      local items = V.pair_items(summary, function(a, b) return b.t_I2_return >= a.t_I2_return and b.t_I2_return >= 0 and a.t_I2_return >= 0 end)
+      return { measured = V.plist(P.p) .. cells(function(s) return s.t_I2_return < 0 and "none" or E.T("%v", s.t_I2_return) end) ..
+                 " (accept: a return at every p, non-decreasing in p)", items = items, what = "steps in p" }
+    end }
+  cl:claim { key = "amplitude_decreases", text = "the amplitude of the oscillations of I decreases as p grows (smaller Δt)", published = "decreases",
+    any = "a smaller micro step Δt = ΔT/p, at any parameters", premises = { V.two_p(P) },
+    judge = function()
+      return { measured = V.plist(P.p) .. cells(function(s) return E.T("[%.3f, %.3f]", s.I_min, s.I_max) end) .. " (range of I; accept: strictly shrinking in p)",
+               items = V.pair_items(summary, function(a, b) return b.I_spread < a.I_spread end), what = "steps in p" }
+    end }
 
   -- "linear stability requires dT omega < 2, thus dT < 0.04": the implemented scheme at p = 1.
   if P.scheme == "TT" then
@@ -83,13 +89,17 @@ V.fpu_exchange(sc, P, "return", function(cl, summary, cells)
       for k = 0, r.steps do local _, s = V.fpu_I(model, r.row(k)); top = math.max(top, s) end
       runs[i] = { ok = r.ok, t = r.steps * f * bound, top = top, msg = r.message }
     end
-    local ok = math.abs(P.omega * bound - 2) <= 1e-6 and P.dT < bound and runs[1].ok and runs[1].top < 2 and
-               (not runs[2].ok or runs[2].top > 10)
-    local function say(r) return r.ok and string.format("reaches t = %.2f, max I = %.3g", r.t, r.top)
-                                      or string.format("fails at t = %.2f (%s; max I before the failure: %.3g)", r.t, r.msg, r.top) end
-    cl:add("p1_stability", "ΔT = 0.03 is near the instability of the single-rate (p = 1) integrator: linear stability needs ωΔT < 2, ΔT < 0.04",
-           "ΔT < 0.04", string.format("implemented, p = 1: ΔT* = %.7f (ωΔT* = %.7f), ΔT/ΔT* = %.2f; FPU at %.2fΔT*: %s; at %.2fΔT*: %s " ..
-             "(accept: ωΔT* = 2 to 1e-6, ΔT < ΔT*, bounded below (max I < 2), unbounded or failing above (max I > 10))",
-             bound, P.omega * bound, P.dT / bound, 1 - P.margin, say(runs[1]), 1 + P.margin, say(runs[2])), ok)
+    local function say(r) return r.ok and E.T("reaches t = %.2f, max I = %.3g", r.t, r.top)
+                                      or E.T("fails at t = %.2f (%s; max I before the failure: %.3g)", r.t, E.quote(r.msg), r.top) end
+    cl:claim { key = "single_rate_stability", text = "ΔT = 0.03 is near the instability of the single-rate (p = 1) integrator: linear stability needs ωΔT < 2, ΔT < 0.04",
+      published = "ΔT < 0.04", at = E.paper_at(sc, { "omega" }),
+      judge = function()
+        return { measured = E.T("implemented, single rate: ΔT* = %.7f (ωΔT* = %.7f), ΔT/ΔT* = %.2f; FPU at %.2fΔT*: ", bound, P.omega * bound, P.dT / bound, 1 - P.margin) ..
+                   say(runs[1]) .. E.T("; at %.2fΔT*: ", 1 + P.margin) .. say(runs[2]) ..
+                   E.T(" (accept: ωΔT* = %v to %v, ΔT < ΔT*, bounded below (max I < %v), unbounded or failing above (max I > %v))", 2, 1e-6, 2, 10),
+                 items = { { ok = math.abs(P.omega * bound - 2) <= 1e-6, label = "the bound" }, { ok = P.dT < bound, label = "ΔT below it" },
+                           { ok = runs[1].ok and runs[1].top < 2, label = "bounded below" }, { ok = not runs[2].ok or runs[2].top > 10, label = "unbounded above" } },
+                 what = "checks" }
+      end }
   end
 end)

@@ -83,23 +83,53 @@ function M.measured(p, col) return p >= 2 or (col ~= "q_mic" and col ~= "p_mic")
 -- "from a to b": the largest local slope over the larger-dT half of the range within `start` of a,
 -- the last one within `finish` of b; "between" additionally asks for two consecutive local slopes
 -- strictly inside (b + mid, a - mid), which neither a first- nor a second-order curve has.
-M.tol = { order = 0.1, start = 0.25, finish = 0.15, mid = 0.2 }
+-- `settled`: the premise that a curve is in its asymptotic regime where the claim reads it: the
+-- local slopes there (over the fitted dT of an order; the last two of a transition) differ by at
+-- most this much (a curve still bending gives no order).
+M.tol = { order = 0.1, start = 0.25, finish = 0.15, mid = 0.2, settled = 0.1 }
 
---- Decide one convergence claim c (see convergence_scenario) for one p: holds (or
--- experiment.na(reason) when the run has too few dT for it: an order needs two, a transition
--- three, i.e. two local slopes), the measured value (text) and the rule (text). fit: the number
--- of smallest dT of the fitted orders (at most the dT given).
-function M.decide(rows, p, c, fit)
-  if not M.measured(p, c.col) or (c.over and not M.measured(p, c.over)) then
-    return "n/a", "not measured (no inner micro nodes at p = 1)", "micro-node errors need p ≥ 2"
-  end
+--- The premises of one convergence claim c (see convergence_scenario) at p: a list of premises
+-- (experiment.premise): errors measured at p (inner micro nodes exist for p >= 2), enough dT (an
+-- order needs two, a transition three: two local slopes), and the asymptotic regime reached.
+function M.premises(rows, p, c, fit, tiny)
+  local measured = M.measured(p, c.col) and (not c.over or M.measured(p, c.over))
+  local t = { E.premise(measured, "errors at the inner micro nodes measured (p = %d; they exist for p ≥ %d)", p, 2) }
+  if not measured then return t end
   local ndT = #rows_of(rows, p)
   fit = math.min(fit, ndT)
   if c.kind == "order" then
-    local rule = string.format("least-squares slope over the %d smallest ΔT within %g ± %g", fit, c.order, M.tol.order)
-    if fit < 2 then return E.na("one ΔT: no slope"), "—", rule end
+    t[#t + 1] = E.at_least(fit, 3, "ΔT in the fit (a slope and whether it is settled)")
+    if fit >= 3 then
+      local sl = M.local_slopes(rows, p, c.col)
+      local lo, hi = math.huge, -math.huge
+      for i = #sl - fit + 2, #sl do lo, hi = math.min(lo, sl[i]), math.max(hi, sl[i]) end
+      t[#t + 1] = E.premise(hi - lo <= M.tol.settled, "the %d smallest ΔT in the asymptotic regime: their local slopes differ by %.2f, at most %v",
+                            fit, hi - lo, M.tol.settled)
+    end
+  elseif c.kind ~= "ratio" then
+    local sl, dTs = M.local_slopes(rows, p, c.col)
+    t[#t + 1] = E.at_least(#sl, 2, "local slopes (a transition)")
+    -- "for tiny steps": the list reaches the smallest step the paper ran
+    t[#t + 1] = E.premise(dTs[#dTs] <= tiny * (1 + 1e-9), "the ΔT list reaches the paper's tiny steps: smallest ΔT %v at most %v", dTs[#dTs], tiny)
+    if #sl >= 2 then
+      t[#t + 1] = E.premise(math.abs(sl[#sl] - sl[#sl - 1]) <= M.tol.settled,
+                            "the smallest ΔT reach the final regime: the last two local slopes differ by %.2f, at most %v",
+                            math.abs(sl[#sl] - sl[#sl - 1]), M.tol.settled)
+    end
+  end
+  return t
+end
+
+--- Decide one convergence claim c (see convergence_scenario) for one p, where its premises hold
+-- (M.premises): whether it holds, the measured value (a text) and the rule (a text). fit: the
+-- number of smallest dT of the fitted orders (at most the dT given).
+function M.decide(rows, p, c, fit)
+  local ndT = #rows_of(rows, p)
+  fit = math.min(fit, ndT)
+  if c.kind == "order" then
     local s = M.fit_order(rows, p, c.col, fit)
-    return math.abs(s - c.order) <= M.tol.order, string.format("%.3f", s), rule
+    return math.abs(s - c.order) <= M.tol.order, E.T("%.3f", s),
+           E.T("least-squares slope over the %d smallest ΔT within %v ± %v", fit, c.order, M.tol.order)
   end
   if c.kind == "ratio" then
     local sel, lo, hi = rows_of(rows, p), math.huge, -math.huge
@@ -107,22 +137,16 @@ function M.decide(rows, p, c, fit)
       local x = sel[i][c.col] / sel[i][c.over]
       lo, hi = math.min(lo, x), math.max(hi, x)
     end
-    return lo >= c.lo and hi <= c.hi, string.format("%.3f–%.3f", lo, hi),
-           string.format("%s/%s over the %d smallest ΔT within [%g, %g]", c.col, c.over, fit, c.lo, c.hi)
+    return lo >= c.lo and hi <= c.hi, E.T("%.3f–%.3f", lo, hi), E.T("%s/%s over the %d smallest ΔT within [%v, %v]", c.col, c.over, fit, c.lo, c.hi)
   end
   local sl = M.local_slopes(rows, p, c.col)
   local txt = {}
-  for i, v in ipairs(sl) do txt[i] = string.format("%.2f", v) end
-  local rule = string.format("local slopes: the largest over the larger-ΔT half within %g ± %g, the last within %g ± %g",
-                             c.from, M.tol.start, c.to, M.tol.finish)
+  for i, v in ipairs(sl) do txt[i] = E.T("%.2f", v) end
+  local rule = E.T("local slopes: the largest over the larger-ΔT half within %v ± %v, the last within %v ± %v", c.from, M.tol.start, c.to, M.tol.finish)
   if c.kind == "between" then
-    rule = rule .. string.format(", and two consecutive ones in (%g, %g)", c.to + M.tol.mid, c.from - M.tol.mid)
+    rule = rule .. E.T(", and two consecutive ones in (%v, %v)", c.to + M.tol.mid, c.from - M.tol.mid)
   elseif c.kind ~= "transition" then
     error("vmi.decide: unknown claim kind '" .. tostring(c.kind) .. "'", 2)
-  end
-  if #sl < 2 then
-    return E.na(string.format("%d ΔT give %d local slope%s: a transition needs two", ndT, #sl, #sl == 1 and "" or "s")),
-           #txt > 0 and table.concat(txt, " ") or "—", rule
   end
   local start = -math.huge
   for i = 1, math.max(1, math.floor(#sl / 2)) do start = math.max(start, sl[i]) end
@@ -135,7 +159,7 @@ function M.decide(rows, p, c, fit)
     end
     ok = ok and best >= 2
   end
-  return ok, table.concat(txt, " "), rule
+  return ok, E.join(txt, " "), rule
 end
 
 --- The keys every convergence scenario (Figs. 6.10-6.17, Table 2) shares, then those of the
@@ -234,19 +258,38 @@ function M.convergence_scenario(sc, P, problem, scheme, claims, figkind)
                { string.format("order: least-squares slope of log(error) against log(dT) over the %d smallest dT;", math.min(P.fit, #P.dT)),
                  "start: largest local slope over the larger-dT half of the range; last: the local slope at the smallest dT" })
 
+  -- each claim is decided at every p where its premises hold; it is n/a only where they hold at
+  -- none (the premises column says which failed where)
   local cl = E.claims(sc)
+  local tiny = math.huge -- the smallest dT of the paper's list (the default)
+  for _, dT in ipairs(sc.byname.dT[2]) do tiny = math.min(tiny, dT) end
   for _, c in ipairs(claims) do
-    -- decided over the p that can decide it; n/a only when none can (the cells say why)
-    local ok, cells, rule, decided, na = true, {}, nil, 0, nil
+    local ok_p, first_fail = {}, nil
     for _, p in ipairs(P.p) do
-      local h, txt, r = M.decide(rows, p, c, P.fit)
-      if E.is_na(h) then na = na or h else ok, rule, decided = ok and h, r, decided + 1 end
-      rule = rule or r
-      cells[#cells + 1] = string.format("p = %d: %s", p, txt)
+      local good = true
+      for _, pr in ipairs(M.premises(rows, p, c, P.fit, tiny)) do
+        if not pr.ok then good = false; first_fail = first_fail or (E.T("p = %d: ", p) .. pr.text) end
+      end
+      if good then ok_p[#ok_p + 1] = p end
     end
-    cl:add(c[1], c[2], c.published or (c.kind == "order" and ("order " .. c.order) or
-           c.kind == "ratio" and "equal" or string.format("%g → %g", c.from, c.to)),
-           table.concat(cells, "; ") .. " (" .. rule .. ")", decided == 0 and (na or "n/a") or ok)
+    cl:claim { key = c[1], text = c[2], published = c.published or (c.kind == "order" and ("order " .. c.order) or
+               c.kind == "ratio" and "equal" or string.format("%g → %g", c.from, c.to)),
+      any = "an order of convergence, a property of the scheme in its asymptotic regime",
+      premises = { E.premise(#ok_p > 0, "enough ΔT, in the asymptotic regime, at %d of %d values of p%s", #ok_p, #P.p,
+                             first_fail and (E.T(" (") .. first_fail .. ")") or E.T("")) },
+      judge = function()
+        local cells, items, rule = {}, {}, nil
+        for _, p in ipairs(ok_p) do
+          local h, txt, r = M.decide(rows, p, c, P.fit)
+          rule = r
+          items[#items + 1] = { ok = h, label = "p = " .. p }
+          cells[#cells + 1] = E.T("p = %d: ", p) .. txt
+        end
+        local skipped = #P.p - #ok_p
+        return { measured = E.join(cells, "; ") .. " (" .. rule .. ")" ..
+                   (skipped > 0 and (E.T("; not judged at %d p: ", skipped) .. (first_fail or "")) or ""),
+                 items = items, what = "values of p" }
+      end }
   end
   cl:write(nil, sc.id .. "-claims")
   local lo, hi = math.huge, -math.huge

@@ -96,14 +96,14 @@ function M.direct_evals(T, h) return math.floor(T / h + 0.5) end
 function M.pow10_str(x)
   local k = math.floor(math.log10(x) + 0.5)
   if math.abs(x - S.pow10(k)) <= 1e-12 * x then return string.format("10^{%d}", k) end
-  return string.format("%g", x)
+  return E.show(x)
 end
 
 -- "1/20" for whole reciprocals, else %g
 function M.frac(H)
   local d = 1 / H
   if math.abs(d - math.floor(d + 0.5)) < 1e-9 * d then return string.format("1/%d", math.floor(d + 0.5)) end
-  return string.format("%g", H)
+  return E.show(H)
 end
 
 ---------------------------------------------------------------------------------------------------
@@ -236,8 +236,8 @@ function M.write_curves(sc, P, rows, curves, guide)
   sc:figure(sc.id, { curves = table.concat(names, " "),
                      guide_slope = guide, guide_H = mid.H, guide_E = mid.error,
                      xmin = 0.5 / hhi, xmax = 2 / hlo, ymin = elo / 3, ymax = ehi * 3,
-                     caption = string.format("ε = %s, η = %gε, h = ε/%g (row 2), error over [0, %g]",
-                                             M.pow10_str(P.eps), P.eta_eps, P.h_per_eps, P.T) })
+                     caption = string.format("ε = %s, η = %sε, h = ε/%s (row 2), error over [0, %s]",
+                                             M.pow10_str(P.eps), E.show(P.eta_eps), E.show(P.h_per_eps), E.show(P.T)) })
 end
 
 --- The parameters of the error-curve scenarios (rows 2 and 3 of Table 1); defaults (optional)
@@ -260,15 +260,44 @@ end
 -- for the scenario's defaults (the paper's Table 1 settings), so elsewhere the verdict is n/a, as
 -- it is when no prototype value matches a run. Returns the Markdown of M.error_table.
 function M.prototype_claim(cl, sc, P, rows, curves, rtol)
-  local scalars = {}
-  for _, p in ipairs(sc.params) do if type(p[2]) ~= "table" then scalars[#scalars + 1] = p[1] end end
-  local off = E.off_paper(sc, P, scalars)
-  local md, ncell, nok, worst = M.error_table(rows, curves, rtol, off ~= nil)
-  cl:add("prototype", "the same errors as the notes' independent prototype (no values are printed in the paper)",
-         "—", ncell == 0 and "—" or string.format("%d of %d cells within %g %% (largest relative difference %.2g %%)", nok, ncell, 100 * rtol, 100 * worst),
-         (off and E.na("the prototype's values are for the paper's settings: " .. off)) or
-         (ncell == 0 and E.na("no prototype value for the curves and H run")) or nok == ncell)
+  local md, ncell, nok, worst, items = M.error_table(rows, curves, rtol, false)
+  cl:claim { key = "prototype", text = "the same errors as the notes' independent prototype (no values are printed in the paper)",
+    published = "— (the notes' prototype)", at = E.paper_at(sc),
+    judge = function()
+      return { measured = E.T("%d of %d cells within %v %% (largest relative difference %.2g %%)", nok, ncell, 100 * rtol, 100 * worst),
+               items = items, what = "cells with a prototype value", none = "no prototype value for the curves and H run" }
+    end }
+  local off = E.off_paper(sc, P, (function() local t = {} for k in pairs(E.paper_at(sc)) do t[#t + 1] = k end table.sort(t) return t end)())
+  if off then md = M.error_table(rows, curves, rtol, true) end
   return md
+end
+
+--- An order of one curve over the H window [lo, hi] (the window where the notes place its
+-- asymptotic regime), accepted in [alo, ahi]. An order is what the local slopes settle to as H
+-- decreases, so the evidence is the local slopes of the smaller-H half of the window (in log H:
+-- the steps whose smaller H is at most sqrt(lo hi)), each in [alo, ahi]; a least-squares slope
+-- over the whole window (shown) would average a pre-asymptotic start or a floor away. Premise:
+-- two such local slopes.
+function M.order_claim(cl, rows, o)
+  local xs, ys = {}, {}
+  for _, r in ipairs(M.curve(rows, o.name)) do
+    if r.H >= o.lo * (1 - 1e-9) and r.H <= o.hi * (1 + 1e-9) then xs[#xs + 1], ys[#ys + 1] = r.H, r.error end
+  end
+  local mid = math.sqrt(o.lo * o.hi)
+  local sl, idx = #xs >= 2 and E.local_slopes(xs, ys) or {}, {}
+  for i = 1, #sl do if xs[i + 1] <= mid * (1 + 1e-9) then idx[#idx + 1] = i end end
+  cl:claim { key = o.key, text = o.text, published = o.published or "O(H)", any = "an order of convergence, a property of the method in its asymptotic regime",
+    premises = { E.at_least(#idx, 2, E.T("local slopes of %s in the smaller-H half of [%v, %v] (H down to %.3g)", o.name, o.lo, o.hi, mid)) },
+    judge = function()
+      local items, txt = {}, {}
+      for i, v in ipairs(sl) do txt[i] = E.T("%.2f", v) end
+      for _, i in ipairs(idx) do
+        items[#items + 1] = { ok = sl[i] >= o.alo and sl[i] <= o.ahi, label = string.format("H = %s → %s", M.frac(xs[i]), M.frac(xs[i + 1])) }
+      end
+      local s = E.slope(xs, ys)
+      return { measured = E.T("local slopes ") .. E.join(txt, " ") .. E.T(" over %d H in [%v, %v] (least-squares slope %.3f); accept each of the last %d in %v–%v",
+                 #xs, o.lo, o.hi, s, #idx, o.alo, o.ahi), items = items, what = "local slopes at small H", values = { slope = s } }
+    end }
 end
 
 --- The notes' independent prototype values (paper/reference/ste-prototype.tsv; the paper
@@ -291,7 +320,7 @@ function M.error_table(rows, curves, rtol, none)
   table.sort(Hs, function(a, b) return a > b end)
   local head = { "H [s]" }
   for _, c in ipairs(curves) do head[#head + 1] = c.name .. (c.mode == "scaled" and " (scaled)" or "") end
-  local body, n, ok, worst = {}, 0, 0, 0
+  local body, n, ok, worst, items = {}, 0, 0, 0, {}
   for _, H in ipairs(Hs) do
     local line = { M.frac(H) }
     for _, c in ipairs(curves) do
@@ -302,6 +331,7 @@ function M.error_table(rows, curves, rtol, none)
         local d = (e - p) / p
         n = n + 1
         if math.abs(d) <= rtol then ok = ok + 1 end
+        items[#items + 1] = { ok = math.abs(d) <= rtol, label = string.format("%s H = %s", c.name, M.frac(H)) }
         worst = math.max(worst, math.abs(d))
         line[#line + 1] = string.format("%.4e (%s)", e, S.sci(p, 4))
       else
@@ -310,7 +340,7 @@ function M.error_table(rows, curves, rtol, none)
     end
     body[#body + 1] = line
   end
-  return S.md_table(head, body), n, ok, worst
+  return S.md_table(head, body), n, ok, worst, items
 end
 
 ---------------------------------------------------------------------------------------------------
@@ -369,21 +399,22 @@ end
 function M.scaled_claims(cl, P, rows, fixed, o)
   local scaled = fixed .. "-scaled"
   local lo = math.max(0.001, math.min(unpack(P.H))) -- the addendum's window [0.001, 0.1], as far as run
-  local s, n = M.fit(rows, scaled, lo, 0.1)
-  cl:add("scaled_order2", o.text, "O(H²)",
-         s and string.format("least-squares slope %.3f over %d H in [%g, 0.1] (accept %s)", s, n, lo, o.accept) or "—",
-         s == nil and E.na(string.format("a slope needs two H in [%g, 0.1]", lo)) or (s >= o.lo and s <= o.hi))
-  local same, where = true, {}
+  M.order_claim(cl, rows, { key = "scaled_order2", text = o.text, published = "O(H²)", name = scaled, lo = lo, hi = 0.1,
+                            alo = o.lo, ahi = o.hi })
+  local where, items = {}, {}
   for _, H in ipairs { 1, 0.1 } do
     local a, b = M.at(rows, fixed, H), M.at(rows, scaled, H)
     if a and b then
-      same = same and a == b
-      where[#where + 1] = string.format("H = %g: %.4e / %.4e", H, a, b)
+      items[#items + 1] = { ok = a == b, label = "H = " .. E.show(H) }
+      where[#where + 1] = E.T("H = %v: %.4e / %.4e", H, a, b)
     end
   end
-  cl:add("anchors", "scaled and fixed match at H = 0.1 and H = 1", "match",
-         #where > 0 and (table.concat(where, "; ") .. " (fixed / scaled: the same run there)") or "—",
-         #where == 0 and E.na("neither anchor H = 1 nor H = 0.1 was run") or same)
+  cl:claim { key = "anchors", text = "scaled and fixed match at H = 0.1 and H = 1", published = "match",
+    any = "the scaling of η and h is the identity at the anchors, by construction",
+    judge = function()
+      return { measured = E.join(where, "; ") .. " (fixed / scaled: the same run there)", items = items, what = "anchors run",
+               none = E.T("neither anchor (H of %v or %v) was run", 1, 0.1) }
+    end }
 end
 
 --- Figures 3.4-3.5, after their own claims: the prototype claim, the claims file with the scaled
@@ -391,7 +422,7 @@ end
 function M.scaled_finish(cl, sc, P, rows, curves, fixed)
   local md = M.prototype_claim(cl, sc, P, rows, curves, 0.005)
   local hs = {}
-  for _, r in ipairs(M.curve(rows, fixed .. "-scaled")) do hs[#hs + 1] = string.format("H = %s: h = ε/%.4g", M.frac(r.H), r.h_per_eps) end
+  for _, r in ipairs(M.curve(rows, fixed .. "-scaled")) do hs[#hs + 1] = string.format("H = %s: h = ε/%s", M.frac(r.H), E.show(r.h_per_eps)) end
   cl:write("Scaled micro-steps: " .. table.concat(hs, ", ") .. ".")
   sc:write_text("tables/" .. sc.id .. "-errors.md", "Error (3.6) on [0, " .. P.T .. "] (in parentheses: the notes' prototype).\n\n" .. md)
 end

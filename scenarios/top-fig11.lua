@@ -163,83 +163,87 @@ sc:write_tsv("tables/top-fig11-rk4cost.tsv", { "omega", "h_test", "error_h", "h_
 local cl = E.claims(sc)
 local pub = cl.pub
 local cI1, cI3, cl_ = top.cone(P.M, P.height, P.radius)
-local off_cone = top.off_print(sc, P, { "M", "height", "radius" })
-if off_cone then
-  cl:add("cone_I", "the cone (M = 5, height 1, radius 0.4) has I = (3.12, 3.12, 0.24)", pub.cone_I,
-         E.na(string.format("%s; this cone has (%.4f, %.4f, %.4f)", off_cone, cI1, cI1, cI3)))
-  cl:add("cone_l", "centre of mass at ¾ of the height: l = 0.75", pub.cone_l, E.na(string.format("%s; this cone has l = %.4f", off_cone, cl_)))
-else
-  cl:add("cone_I", "the cone (M = 5, height 1, radius 0.4) has I = (3.12, 3.12, 0.24)", pub.cone_I,
-         string.format("(%.4f, %.4f, %.4f) from I₁ = ⅗M(h² + r²/4), I₃ = ³⁄₁₀Mr²", cI1, cI1, cI3),
-         math.abs(cI1 - 3.12) < 1e-12 and math.abs(cI3 - 0.24) < 1e-12)
-  cl:add("cone_l", "centre of mass at ¾ of the height: l = 0.75", pub.cone_l, string.format("%.4f", cl_), math.abs(cl_ - 0.75) < 1e-12)
-end
-local off_k = top.off_print(sc, P, { "M", "g", "l", "I1", "I3" })
-if off_k then
-  cl:add("pi3hat", "Π̂₃ = √(2MglI₃); Mgl; Theorem 2 threshold 2√(MglI₁)/I₃ (values not printed)", "— (notes [D]: 4.2021423, 36.7875, 89.2784 rad/s)",
-         E.na(string.format("%s; here %.7f, %.4f, %.4f rad/s", off_k, k.Pi3hat, k.Mgl, k.threshold)))
-else
-  cl:add("pi3hat", "Π̂₃ = √(2MglI₃); Mgl; Theorem 2 threshold 2√(MglI₁)/I₃ (values not printed)",
-         "— (notes [D]: 4.2021423, 36.7875, 89.2784 rad/s)",
-         string.format("%.7f, %.4f, %.4f rad/s (accept ±1e-7, ±1e-9, ±1e-4)", k.Pi3hat, k.Mgl, k.threshold),
-         math.abs(k.Pi3hat - 4.2021423) <= 1e-7 and math.abs(k.Mgl - 36.7875) <= 1e-9 and math.abs(k.threshold - 89.2784) <= 1e-4)
-end
-cl:add("four_invariants", string.format("RK4 (h = %g, ω = %g, T = %g) keeps the four invariants", P.h_inv, P.omega_inv, P.T_inv),
-       pub.four_invariants,
-       string.format("max relative drift H %.1e, Π·Γ %.1e, ‖Γ‖² %.1e (accept ≤ 1e-9); Π₃ change %g (accept 0); on %d samples",
-                     rel.H, rel.PiGamma, rel.Gamma2, drift.Pi3, #ci[1]),
-       rel.H <= 1e-9 and rel.PiGamma <= 1e-9 and rel.Gamma2 <= 1e-9 and drift.Pi3 == 0)
-if p1 and p2 then
-  cl:add("fast_components", "Π₁, Π₂, Γ₁, Γ₂ oscillate with frequency of order ω (cycles per second)", pub.fast_components,
-         string.format("Π₁ peaks at %.2fω and %.2fω rad/s = %.2fω, %.2fω Hz (notes [D]: Λ = %.2fω, Π₃/I₃ = %.2fω rad/s; accept ±2 %%)",
-                       p1.w / P.omega, p2.w / P.omega, p1.w / P.omega / (2 * math.pi), p2.w / P.omega / (2 * math.pi), k.lambda, k.spin),
-         top.within(p1.w / P.omega, k.lambda, 0.02) and top.within(p2.w / P.omega, k.spin, 0.02))
-else
-  cl:add("fast_components", "Π₁, Π₂, Γ₁, Γ₂ oscillate with frequency of order ω (cycles per second)", pub.fast_components,
-         string.format("not measured: the periodogram of Π₁ on [%g, %g]ω rad/s has %d peak(s), two are needed (max abs Π₁ = %.3g; " ..
-                       "θ₀ = %g: an upright top does not nutate)", P.fmin, P.fmax, #peaks, mx[1], P.theta0), "n/a")
-end
-if nut_period then
-  cl:add("gamma3_slow", "Γ₃ oscillates slowly with a frequency of order ω/10", pub.gamma3_slow,
-         string.format("period of Γ₃ %.4g s = %.3g/ω: %.3fω Hz, nutation Π₃/I₁ = %.3fω rad/s (accept within ×3 of ω/10 Hz)",
-                       nut_period, nut_period * P.omega, 1 / (nut_period * P.omega), k.nutation),
-         1 / (nut_period * P.omega) <= 0.3 and 1 / (nut_period * P.omega) >= 0.1 / 3)
-else -- a period needs two maxima: T shorter than about two periods of Γ₃
-  cl:add("gamma3_slow", "Γ₃ oscillates slowly with a frequency of order ω/10", pub.gamma3_slow,
-         E.na(string.format("Γ₃ has %d interior maxima on [0, %g] and a period needs two: T is shorter than about two " ..
-                            "nutation periods (2π/(Π₃/I₁) = %.3g s each)", #maxima, P.T, 2 * math.pi / (k.nutation * P.omega))))
-end
-cl:add("pi3_constant", "Π₃ remains constant", pub.pi3_constant, string.format("max abs(Π₃ − Π₃(0)) = %g over %d RK4 steps", pi3_dev, N), pi3_dev == 0)
--- the notes' amplitudes are the printed case's; elsewhere the orders 10/omega and 10^-1 are checked
--- (within half a decade)
-local off_amp = top.off_print(sc, P, nil, { "plot_every", "fmin", "fmax", "omega_inv", "T_inv", "h_inv", "omegas_cost", "T_cost", "tol_cost" })
-if off_amp then
-  local o1, o4 = math.log10(math.max(mx[1], mx[2]) * P.omega / 10), math.log10(math.max(mx[4], mx[5]) / 0.1)
-  cl:add("pi_amplitude", "Π₁, Π₂ amplitudes of order 10/ω", pub.pi_amplitude,
-         string.format("max abs Π₁ = %.5f, max abs Π₂ = %.5f = %.2f/ω over every RK4 step (accept within half a decade of 10/ω; the notes' 0.1085 " ..
-                       "is the printed case's: %s)", mx[1], mx[2], math.max(mx[1], mx[2]) * P.omega, off_amp), math.abs(o1) <= 0.5)
-  cl:add("gamma_amplitude", "Γ₁, Γ₂ amplitudes constant, of order 10⁻¹", pub.gamma_amplitude,
-         string.format("max abs Γ₁ = %.5f, max abs Γ₂ = %.5f over every RK4 step; Γ₃ ∈ [%.6f, %.6f] (accept within half a decade of 0.1; the notes' " ..
-                       "values are the printed case's: %s)", mx[4], mx[5], g3lo, g3hi, off_amp), math.abs(o4) <= 0.5)
-else
-  cl:add("pi_amplitude", "Π₁, Π₂ amplitudes of order 10/ω", pub.pi_amplitude,
-         string.format("max abs Π₁ = %.5f, max abs Π₂ = %.5f = %.2f/ω over every RK4 step (notes [H]: 0.1085, accept ±2 %%)", mx[1], mx[2], mx[1] * P.omega),
-         top.within(mx[1], 0.1085, 0.02) and top.within(mx[2], 0.1085, 0.02))
-  cl:add("gamma_amplitude", "Γ₁, Γ₂ amplitudes constant, of order 10⁻¹", pub.gamma_amplitude,
-         string.format("max abs Γ₁ = %.5f, max abs Γ₂ = %.5f over every RK4 step (notes [H]: 0.19892, accept ±0.5 %%); Γ₃ ∈ [%.6f, %.6f] (notes [H]: [0.980015, 0.980067] ± 1e-6)",
-                       mx[4], mx[5], g3lo, g3hi),
-         top.within(mx[4], 0.19892, 0.005) and top.within(mx[5], 0.19892, 0.005) and math.abs(g3lo - 0.980015) <= 1e-6
-         and math.abs(g3hi - 0.980067) <= 1e-6)
-end
-local cparts = {}
-for i, r in ipairs(crow) do cparts[i] = string.format("ω = %g: h = %.2g (Λh = %.2f), %.3g steps", r.omega, r.h_needed, r.lambda_h, r.steps_needed) end
-if #oms >= 2 then
-  cl:add("rk4_cost", "RK4 needs a step of order ω⁻², i.e. ω² operations", pub.rk4_cost,
-         string.format("%s; steps ∝ ω^%.2f (accept an exponent ≥ 1.8)", table.concat(cparts, "; "), cost_exp), cost_exp >= 1.8)
-else
-  cl:add("rk4_cost", "RK4 needs a step of order ω⁻², i.e. ω² operations", pub.rk4_cost,
-         E.na(string.format("one ω in omegas_cost (%s): no exponent to fit", table.concat(cparts, "; "))))
-end
+local at_cone = top.print_at(sc, { "M", "height", "radius" })
+cl:claim { key = "cone_I", text = "the cone (M = 5, height 1, radius 0.4) has I = (3.12, 3.12, 0.24)", published = pub.cone_I, at = at_cone,
+  judge = function()
+    return { measured = E.T("(%.4f, %.4f, %.4f) from I₁ = ⅗M(h² + r²/%v), I₃ = ³⁄₁₀Mr²", cI1, cI1, cI3, 4),
+             items = { math.abs(cI1 - 3.12) < 1e-12, math.abs(cI3 - 0.24) < 1e-12 }, what = "moments" }
+  end }
+cl:claim { key = "cone_l", text = "centre of mass at ¾ of the height: l = 0.75", published = pub.cone_l, at = at_cone,
+  judge = function() return { measured = E.T("%.4f", cl_), items = { math.abs(cl_ - 0.75) < 1e-12 }, what = "value" } end }
+cl:claim { key = "pi3hat", text = "Π̂₃ = √(2MglI₃); Mgl; Theorem 2 threshold 2√(MglI₁)/I₃ (values not printed)", published = "— (notes [D]: 4.2021423, 36.7875, 89.2784 rad/s)",
+  at = top.print_at(sc, { "M", "g", "l", "I1", "I3" }),
+  judge = function()
+    return { measured = E.T("%.7f, %.4f, %.4f rad/s (accept ±%v, ±%v, ±%v)", k.Pi3hat, k.Mgl, k.threshold, 1e-7, 1e-9, 1e-4),
+             items = { math.abs(k.Pi3hat - 4.2021423) <= 1e-7, math.abs(k.Mgl - 36.7875) <= 1e-9, math.abs(k.threshold - 89.2784) <= 1e-4 }, what = "values" }
+  end }
+cl:claim { key = "four_invariants", text = "RK4 keeps the four invariants (h_inv, omega_inv, T_inv)", published = pub.four_invariants,
+  any = "the invariants of (31); RK4 keeps them to its error, at any step small against the rotation",
+  judge = function()
+    return { measured = E.T("h = %v, ω = %v, T = %v: max relative drift H %.1e, Π·Γ %.1e, ‖Γ‖² %.1e (accept ≤ %v); Π₃ change %g (accept %v); on %d samples",
+                            P.h_inv, P.omega_inv, P.T_inv, rel.H, rel.PiGamma, rel.Gamma2, 1e-9, drift.Pi3, 0, #ci[1]),
+             items = { rel.H <= 1e-9, rel.PiGamma <= 1e-9, rel.Gamma2 <= 1e-9, drift.Pi3 == 0 }, what = "invariants" }
+  end }
+-- a periodogram of a record of length T has bins 2 pi/T apart, and the Hann window's main lobe is
+-- two bins wide on either side: the two lines (the nutation rate apart) are resolved, and their
+-- interpolated peaks can be located to +-2 %, only where that lobe is narrower than their distance
+local res = 2 * math.pi / P.T / P.omega
+local sep = math.abs(k.spin - k.lambda)
+cl:claim { key = "fast_components", text = "Π₁, Π₂, Γ₁, Γ₂ oscillate with frequency of order ω (cycles per second)", published = pub.fast_components,
+  any = "the rotation of a fast top, at any ω; the lines Λ and Π₃/I₃ are its theory ([D])",
+  premises = { E.premise(2 * res <= sep, "the record resolves the two lines: the window's lobe %v × 2π/T = %.3gω at most their distance %.3gω", 2, 2 * res, sep),
+               E.premise(p1 ~= nil and p2 ~= nil, "two periodogram peaks of Π₁ on [%v, %v]ω rad/s (%d found; θ₀ = %v: an upright top does not nutate)",
+                         P.fmin, P.fmax, #peaks, P.theta0) },
+  judge = function()
+    return { measured = E.T("Π₁ peaks at %.2fω and %.2fω rad/s = %.2fω, %.2fω Hz (notes [D]: Λ = %.2fω, Π₃/I₃ = %.2fω rad/s; accept ±%v %%)",
+                            p1.w / P.omega, p2.w / P.omega, p1.w / P.omega / (2 * math.pi), p2.w / P.omega / (2 * math.pi), k.lambda, k.spin, 2),
+             items = { top.within(p1.w / P.omega, k.lambda, 0.02), top.within(p2.w / P.omega, k.spin, 0.02) }, what = "lines" }
+  end }
+cl:claim { key = "gamma3_slow", text = "Γ₃ oscillates slowly with a frequency of order ω/10", published = pub.gamma3_slow,
+  any = "the nutation of a fast top, at Π₃/I₁ of order ω",
+  premises = { E.premise(nut_period ~= nil, "two interior maxima of Γ₃ on [%v, %v] (%d found; a nutation period 2π/(Π₃/I₁) = %.3g s)",
+                         0, P.T, #maxima, 2 * math.pi / (k.nutation * P.omega)) },
+  judge = function()
+    local f = 1 / (nut_period * P.omega)
+    return { measured = E.T("period of Γ₃ %.4g s = %.3g/ω: %.3fω Hz, nutation Π₃/I₁ = %.3fω rad/s (accept within ×%v of ω/%v Hz)",
+                            nut_period, nut_period * P.omega, f, k.nutation, 3, 10),
+             items = { f <= 0.3 and f >= 0.1 / 3 }, what = "frequency" }
+  end }
+cl:claim { key = "pi3_constant", text = "Π₃ remains constant", published = pub.pi3_constant, any = "Π₃ is a first integral of the symmetric top (31)",
+  judge = function() return { measured = E.T("max abs(Π₃ − Π₃(0)) = %g over %d RK4 steps", pi3_dev, N), items = { pi3_dev == 0 }, what = "change" } end }
+-- the orders "10/omega" and "10^-1" at any parameters (within half a decade); the notes' values
+-- at the printed case
+local at_amp = top.print_at(sc, nil, { "plot_every", "fmin", "fmax", "omega_inv", "T_inv", "h_inv", "omegas_cost", "T_cost", "tol_cost" })
+local why_amp = "the amplitudes of a fast top's rotation, O(1/ω) in Π₁, Π₂, at any ω"
+cl:claim { key = "pi_amplitude_order", text = "Π₁, Π₂ amplitudes of order 10/ω", published = pub.pi_amplitude, any = why_amp,
+  judge = function()
+    local o1 = math.log10(math.max(mx[1], mx[2]) * P.omega / 10)
+    return { measured = E.T("max abs Π₁ = %.5f, max abs Π₂ = %.5f = %.2f/ω over every RK4 step (accept within half a decade of %v/ω)",
+                            mx[1], mx[2], math.max(mx[1], mx[2]) * P.omega, 10), items = { math.abs(o1) <= 0.5 }, what = "amplitude" }
+  end }
+cl:claim { key = "pi_amplitude", text = "Π₁, Π₂ amplitudes (the notes' values)", published = "— (notes [H]: 0.1085)", at = at_amp,
+  judge = function()
+    return { measured = E.T("%.5f, %.5f (accept ±%v %%)", mx[1], mx[2], 2), items = { top.within(mx[1], 0.1085, 0.02), top.within(mx[2], 0.1085, 0.02) }, what = "amplitudes" }
+  end }
+cl:claim { key = "gamma_amplitude_order", text = "Γ₁, Γ₂ amplitudes constant, of order 10⁻¹", published = pub.gamma_amplitude, any = why_amp,
+  judge = function()
+    local o4 = math.log10(math.max(mx[4], mx[5]) / 0.1)
+    return { measured = E.T("max abs Γ₁ = %.5f, max abs Γ₂ = %.5f over every RK4 step; Γ₃ ∈ [%.6f, %.6f] (accept within half a decade of %v)",
+                            mx[4], mx[5], g3lo, g3hi, 0.1), items = { math.abs(o4) <= 0.5 }, what = "amplitude" }
+  end }
+cl:claim { key = "gamma_amplitude", text = "Γ₁, Γ₂ amplitudes and Γ₃'s range (the notes' values)", published = "— (notes [H]: 0.19892, [0.980015, 0.980067])", at = at_amp,
+  judge = function()
+    return { measured = E.T("%.5f, %.5f (accept ±%v %%); Γ₃ ∈ [%.6f, %.6f] (accept ±%v)", mx[4], mx[5], 0.5, g3lo, g3hi, 1e-6),
+             items = { top.within(mx[4], 0.19892, 0.005), top.within(mx[5], 0.19892, 0.005), math.abs(g3lo - 0.980015) <= 1e-6, math.abs(g3hi - 0.980067) <= 1e-6 },
+             what = "values" }
+  end }
+cl:claim { key = "rk4_cost", text = "RK4 needs a step of order ω⁻², i.e. ω² operations", published = pub.rk4_cost,
+  any = "the step RK4 needs for a fixed relative error, at any ω", premises = { E.at_least(#oms, 2, "values of omegas_cost (an exponent)") },
+  judge = function()
+    local cparts = {}
+    for i, r in ipairs(crow) do cparts[i] = E.T("ω = %v: step %.2g (Λ × step = %.2f), %.3g steps", r.omega, r.h_needed, r.lambda_h, r.steps_needed) end
+    return { measured = E.join(cparts, "; ") .. E.T("; steps ∝ ω^%.2f (accept an exponent ≥ %v)", cost_exp, 1.8), items = { cost_exp >= 1.8 }, what = "exponent" }
+  end }
 
 local body = {}
 for _, r in ipairs(crow) do

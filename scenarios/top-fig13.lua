@@ -89,83 +89,77 @@ sc:write_tsv("data/top-fig13.tsv", { "scheme", "eta_h", "N", "invH", "error" }, 
 local cl = E.claims(sc)
 local pub = cl.pub
 local function c(s, a) return curve[s .. "/" .. a] end
-local a1, a2 = P.eta_h[1], P.eta_h[#P.eta_h]
-local orders, ok_order, nfit = {}, true, 0
+local a1, a2 = math.min(unpack(P.eta_h)), math.max(unpack(P.eta_h)) -- the smallest and the largest window
+local Nlast = P.N[#P.N] -- N increases (checked)
+local nfit = 0
 for _, N in ipairs(P.N) do if N >= P.fit_from then nfit = nfit + 1 end end
-for _, s in ipairs(P.schemes) do
-  if s:match("^FE") and nfit >= 2 then
-    for _, a in ipairs(P.eta_h) do
-      local sl = -E.slope_in(c(s, a).invH, c(s, a).err, P.fit_from / P.T, math.huge) -- the order: error ∝ (1/H)^-order
-      orders[#orders + 1] = string.format("%s η=%dh %.2f", s, a, sl)
-      ok_order = ok_order and sl >= 0.9 and sl <= 1.4
-    end
-  end
-end
--- an order needs an FE scheme and two N at or beyond fit_from
-local fe_na = nfit < 2 and E.na(string.format("a fitted order needs two N ≥ fit_from = %d (this run has %d)", P.fit_from, nfit))
-              or #orders == 0 and E.na("no HMM-FE-* scheme in this run")
-if fe_na then
-  cl:add("fe_order", "HMM-FE-* is first order (fitted slope of error against 1/H)", pub.fe_order, fe_na)
-else
-  cl:add("fe_order", "HMM-FE-* is first order (fitted slope of error against 1/H)", pub.fe_order,
-         table.concat(orders, ", ") .. string.format(" over N ≥ %d (notes: 0.9–1.4)", P.fit_from), ok_order)
-end
-local worse, pairs_ = {}, 0
-for _, s in ipairs(P.schemes) do
-  local lf = s:match("^LF%-(%w+)$")
-  if lf and curve["FE-" .. lf .. "/" .. a1] then
-    for _, a in ipairs(P.eta_h) do
-      local f, l = c("FE-" .. lf, a), c(s, a)
-      for i = 1, #f.err do
-        pairs_ = pairs_ + 1
-        if l.err[i] > f.err[i] then worse[#worse + 1] = string.format("%s η=%dh N=%d", s, a, P.N[i]) end
+local fe = {}
+for _, s in ipairs(P.schemes) do if s:match("^FE") then fe[#fe + 1] = s end end
+local why = "the behaviour of the HMM's error in H, at any parameters"
+cl:claim { key = "fe_order", text = "HMM-FE-* is first order (fitted slope of error against 1/H)", published = pub.fe_order, any = "an order of convergence, a property of the method",
+  premises = { E.at_least(nfit, 2, E.T("values of N at least fit_from = %d (a slope)", P.fit_from)), E.at_least(#fe, 1, "HMM-FE-* schemes") },
+  judge = function()
+    local orders, items = {}, {}
+    for _, s in ipairs(fe) do
+      for _, a in ipairs(P.eta_h) do
+        local sl = -E.slope_in(c(s, a).invH, c(s, a).err, P.fit_from / P.T, math.huge) -- the order: error ∝ (1/H)^-order
+        orders[#orders + 1] = E.T("%s η = %vh %.2f", s, a, sl)
+        items[#items + 1] = { ok = sl >= 0.9 and sl <= 1.4, label = string.format("%s η = %sh", s, E.show(a)) }
       end
     end
-  end
+    return { measured = E.join(orders, ", ") .. E.T(" over N ≥ %d (notes: %v–%v)", P.fit_from, 0.9, 1.4), items = items, what = "curves" }
+  end }
+local lf_pairs = {}
+for _, s in ipairs(P.schemes) do
+  local lf = s:match("^LF%-(%w+)$")
+  if lf and curve["FE-" .. lf .. "/" .. a1] then lf_pairs[#lf_pairs + 1] = { s, "FE-" .. lf } end
 end
-if pairs_ == 0 then
-  cl:add("lf_better", "HMM-LF-* is more accurate than HMM-FE-*", pub.lf_better,
-         E.na("no HMM-LF-* scheme with its HMM-FE-* counterpart (same micro-solver) in this run"))
-else
-  cl:add("lf_better", "HMM-LF-* is more accurate than HMM-FE-*", pub.lf_better,
-         #worse == 0 and string.format("LF error ≤ FE error at all %d (N, micro, η) points", pairs_)
-         or ("LF worse at " .. table.concat(worse, ", ")), #worse == 0)
-end
+cl:claim { key = "lf_better", text = "HMM-LF-* is more accurate than HMM-FE-*", published = pub.lf_better, any = why,
+  premises = { E.at_least(#lf_pairs, 1, "HMM-LF-* schemes with their HMM-FE-* counterpart (same micro-solver)") },
+  judge = function()
+    local items = {}
+    for _, pr in ipairs(lf_pairs) do
+      for _, a in ipairs(P.eta_h) do
+        local f, l = c(pr[2], a), c(pr[1], a)
+        for i = 1, #f.err do items[#items + 1] = { ok = l.err[i] <= f.err[i], label = string.format("%s η = %sh N = %d", pr[1], E.show(a), P.N[i]) } end
+      end
+    end
+    local k, n = E.count(items)
+    return { measured = E.T("LF error ≤ FE error at %d of %d (N, micro, η) points", k, n), items = items, what = "points" }
+  end }
 local function last(s, a) local e = c(s, a).err; return e[#e] end
 -- local orders (minus the log-log slopes against 1/H) between the last two and the first two N
 local function lastslope(s, a) local e, x = c(s, a).err, c(s, a).invH; return -E.slope({ x[#x - 1], x[#x] }, { e[#e - 1], e[#e] }) end
 local function firstslope(s, a) local e, x = c(s, a).err, c(s, a).invH; return -E.slope({ x[1], x[2] }, { e[1], e[2] }) end
 -- the plateau claims compare LF-ve with LF-rk4 through local orders (two N or more); the growth
--- with eta needs two windows
-local lf_na = not (c("LF-ve", a1) and c("LF-rk4", a1)) and E.na("the schemes LF-ve and LF-rk4 are not both in this run")
-              or #P.N < 2 and E.na("local orders need two N or more (this run has one)")
--- a stagnation is a change of the local order: three N or more
-local stag_na = lf_na or #P.N < 3 and E.na("a change of the local order needs three N or more (this run has two)")
-if stag_na then
-  cl:add("stagnation", "the O(H) behaviour stagnates as H gets small (LF-ve)", pub.stagnation, stag_na)
-else
-  cl:add("stagnation", "the O(H) behaviour stagnates as H gets small (LF-ve)", pub.stagnation,
-         string.format("LF-ve local orders: first %.2f, last %.2f (η=%dh); %.2f, %.2f (η=%dh) (accept first ≥ 1.5, last ≤ 0.5)",
-                       firstslope("LF-ve", a1), lastslope("LF-ve", a1), a1, firstslope("LF-ve", a2), lastslope("LF-ve", a2), a2),
-         firstslope("LF-ve", a1) >= 1.5 and lastslope("LF-ve", a1) <= 0.5 and lastslope("LF-ve", a2) <= 0.5)
-end
-if lf_na then
-  cl:add("rk4_delays_plateau", "with RK4 the flattening is delayed, especially for η = 10h", pub.rk4_delays_plateau, lf_na)
-else
-  cl:add("rk4_delays_plateau", "with RK4 the flattening is delayed, especially for η = 10h", pub.rk4_delays_plateau,
-         string.format("at N = %d: LF-rk4 %.2e (still falling, last local order %.2f) against LF-ve %.2e (η=%dh); LF-rk4 %.2e against LF-ve %.2e (η=%dh)",
-                       P.N[#P.N], last("LF-rk4", a1), lastslope("LF-rk4", a1), last("LF-ve", a1), a1, last("LF-rk4", a2), last("LF-ve", a2), a2),
-         last("LF-rk4", a1) < last("LF-ve", a1) and last("LF-rk4", a2) < last("LF-ve", a2) and lastslope("LF-rk4", a1) >= 1)
-end
-if lf_na or #P.eta_h < 2 then
-  cl:add("error_grows_with_eta", "the error increases with η (LF plateaus)", pub.error_grows_with_eta,
-         lf_na or E.na(string.format("one window η = %dh in this run: nothing to compare", a1)))
-else
-  cl:add("error_grows_with_eta", string.format("the error increases with η (LF plateaus, η = %dh against %dh)", a2, a1), pub.error_grows_with_eta,
-         string.format("at N = %d: LF-ve %.2e > %.2e, LF-rk4 %.2e > %.2e", P.N[#P.N], last("LF-ve", a2), last("LF-ve", a1),
-                       last("LF-rk4", a2), last("LF-rk4", a1)),
-         last("LF-ve", a2) > last("LF-ve", a1) and last("LF-rk4", a2) > last("LF-rk4", a1))
-end
+-- with eta needs two windows; a stagnation is a change of the local order: three N or more
+local both = E.premise(c("LF-ve", a1) ~= nil and c("LF-rk4", a1) ~= nil, "the schemes LF-ve and LF-rk4 both in the run")
+cl:claim { key = "stagnation", text = "the O(H) behaviour stagnates as H gets small (LF-ve)", published = pub.stagnation, any = why,
+  premises = { E.premise(c("LF-ve", a1) ~= nil, "the scheme LF-ve in the run"), E.at_least(#P.N, 3, "values of N (a change of the local order)") },
+  judge = function()
+    local f1, l1, f2, l2 = firstslope("LF-ve", a1), lastslope("LF-ve", a1), firstslope("LF-ve", a2), lastslope("LF-ve", a2)
+    return { measured = E.T("LF-ve local orders: first %.2f, last %.2f (η = %vh); %.2f, %.2f (η = %vh) (accept first ≥ %v, last ≤ %v)",
+                            f1, l1, a1, f2, l2, a2, 1.5, 0.5),
+             items = { { ok = f1 >= 1.5, label = "first at the smallest η" }, { ok = l1 <= 0.5, label = "last at the smallest η" },
+                       { ok = l2 <= 0.5, label = "last at the largest η" } }, what = "local orders" }
+  end }
+cl:claim { key = "rk4_delays_plateau", text = "with RK4 the flattening is delayed, especially for η = 10h", published = pub.rk4_delays_plateau, any = why,
+  premises = { both, E.at_least(#P.N, 2, "values of N (a local order)") },
+  judge = function()
+    return { measured = E.T("at N = %d: LF-rk4 %.2e (last local order %.2f) against LF-ve %.2e (η = %vh); LF-rk4 %.2e against LF-ve %.2e (η = %vh)",
+                            Nlast, last("LF-rk4", a1), lastslope("LF-rk4", a1), last("LF-ve", a1), a1, last("LF-rk4", a2), last("LF-ve", a2), a2),
+             items = { { ok = last("LF-rk4", a1) < last("LF-ve", a1), label = "below LF-ve at the smallest η" },
+                       { ok = last("LF-rk4", a2) < last("LF-ve", a2), label = "below LF-ve at the largest η" },
+                       { ok = lastslope("LF-rk4", a1) >= 1, label = "still falling at the smallest η" } }, what = "checks" }
+  end }
+cl:claim { key = "error_grows_with_eta", text = "the error increases with η (LF plateaus, the largest η against the smallest)", published = pub.error_grows_with_eta,
+  any = why, premises = { both, E.at_least(#P.eta_h, 2, "windows η (a comparison)") },
+  judge = function()
+    return { measured = E.T("at N = %d: LF-ve %.2e > %.2e, LF-rk4 %.2e > %.2e (η = %vh against %vh)", Nlast, last("LF-ve", a2), last("LF-ve", a1),
+                            last("LF-rk4", a2), last("LF-rk4", a1), a2, a1),
+             items = { { ok = last("LF-ve", a2) > last("LF-ve", a1), label = "LF-ve" }, { ok = last("LF-rk4", a2) > last("LF-rk4", a1), label = "LF-rk4" } },
+             what = "schemes" }
+  end }
 
 local head, body = { "scheme", "η/h" }, {}
 for _, N in ipairs(P.N) do head[#head + 1] = "N=" .. N end

@@ -95,63 +95,70 @@ sc:write_tsv("data/top-fig14.tsv", { "N", "h", "alpha", "eta", "error" }, rows,
 
 local cl = E.claims(sc)
 local pub = cl.pub
-local c1 = curves[1]
+local c1 = curves[1] -- the curve at h = P.h[1], the h of the N_alt runs
 local j1 = argmin(c1)
 local best = P.alpha[j1]
-local off = top.off_print(sc, P, nil, { "N_alt", "alpha", "ref_h" })
-if off then
-  cl:add("optimal_eta", string.format("the optimal window is η = 16h (h = %g)", P.h[1]), pub.optimal_eta,
-         E.na(string.format("%s; here the minimum %.2e is at η = %dh", off, c1[j1], best)))
-else
-  cl:add("optimal_eta", string.format("the optimal window is η = 16h (h = %g)", P.h[1]), pub.optimal_eta,
-         string.format("minimum %.2e at η = %dh (accept 12h–24h)", c1[j1], best), best >= 12 and best <= 24)
+local amin, amax = math.min(unpack(P.alpha)), math.max(unpack(P.alpha))
+-- an optimum is measured only where it is bracketed: a minimum at the smallest or the largest
+-- window of the list says only that the optimum lies beyond it
+local function interior(c) local a = P.alpha[argmin(c)] return a > amin and a < amax end
+local function bracketed(c, what)
+  local a = P.alpha[argmin(c)]
+  return E.premise(a > amin and a < amax, "%s: the minimum at η = %vh lies inside the windows run (%vh … %vh)", what, a, amin, amax)
 end
--- the window claims compare windows: one alpha leaves nothing to compare
-local one_alpha = #P.alpha < 2 and E.na(string.format("one window (alpha = %d) in this run: nothing to compare", P.alpha[1]))
-local a100 = c1[#c1]
-if one_alpha then
-  cl:add("long_window_harmful", string.format("long windows are worse (h = %g)", P.h[1]), "— (figure)", one_alpha)
-else
-  cl:add("long_window_harmful", string.format("long windows are worse (h = %g)", P.h[1]), "— (figure)",
-         string.format("error(η = %dh) = %.2e = %.0f × the minimum (notes: ≥ 10×)", P.alpha[#P.alpha], a100, a100 / c1[j1]),
-         a100 >= 10 * c1[j1])
-end
-local bests = {}
-for i, r in ipairs(alt) do bests[i] = string.format("H = T/%d: %dh", r.N, r.best) end
-local same = true
-for _, r in ipairs(alt) do
-  local i0, i1
-  for i, a in ipairs(P.alpha) do if a == best then i0 = i end; if a == r.best then i1 = i end end
-  same = same and math.abs(i0 - i1) <= 1
-end
-if #alt > 0 and not one_alpha then
-  cl:add("optimum_independent_of_H", "the optimal η is almost independent of H", pub.optimum_independent_of_H,
-         string.format("optimum at H = T/%d: %dh; %s (accept: the same or the neighbouring α)", P.N, best, table.concat(bests, ", ")), same)
-else
-  cl:add("optimum_independent_of_H", "the optimal η is almost independent of H", pub.optimum_independent_of_H,
-         one_alpha or E.na("no other H (N_alt): nothing to compare"))
-end
-if #P.h >= 2 and not one_alpha then
-  local flat, parts = true, {}
-  for k = 2, #P.h do
-    local lo, hi = math.huge, 0
-    for i, a in ipairs(P.alpha) do
-      if a <= 50 then lo, hi = math.min(lo, curves[k][i]), math.max(hi, curves[k][i]) end
+cl:claim { key = "optimal_eta", text = "the optimal window is η = 16h (h = 1e-5)", published = pub.optimal_eta,
+  at = top.print_at(sc, nil, { "N_alt", "alpha", "ref_h" }), premises = { bracketed(c1, "h = " .. E.show(P.h[1])) },
+  judge = function()
+    return { measured = E.T("minimum %.2e at η = %vh (accept %vh–%vh)", c1[j1], best, 12, 24), items = { best >= 12 and best <= 24 }, what = "optimum" }
+  end }
+-- "long" relative to the optimum: a window at least four times the optimal one
+cl:claim { key = "long_window_harmful", text = "long windows are worse (the figure's h)", published = "— (figure)",
+  any = "the window's error grows with its length beyond the optimum, at any h",
+  premises = { E.premise(amax >= 4 * best, "a long window run: the largest, %vh, at least %v × the optimum %vh", amax, 4, best) },
+  judge = function()
+    local jmax
+    for i, a in ipairs(P.alpha) do if a == amax then jmax = i end end
+    return { measured = E.T("h = %v: error(η = %vh) = %.2e = %.0f × the minimum (notes: ≥ %v×)", P.h[1], amax, c1[jmax], c1[jmax] / c1[j1], 10),
+             items = { c1[jmax] >= 10 * c1[j1] }, what = "ratio" }
+  end }
+local prem = { E.at_least(#alt, 1, "other H (N_alt)"), bracketed(c1, E.T("H = T/%d", P.N)) }
+cl:claim { key = "optimum_independent_of_H", text = "the optimal η is almost independent of H", published = pub.optimum_independent_of_H,
+  any = "a property of the window's error at any H", premises = prem,
+  judge = function()
+    local bests, items = {}, {}
+    for _, r in ipairs(alt) do
+      bests[#bests + 1] = E.T("H = T/%d: %vh", r.N, r.best)
+      local inside = r.best > amin and r.best < amax
+      items[#items + 1] = { ok = inside and r.best / best <= 1.5 and best / r.best <= 1.5,
+                            label = inside and ("H = T/" .. r.N) or ("H = T/" .. r.N .. " (minimum at the list's end)") }
     end
-    parts[#parts + 1] = string.format("h = %g: max/min %.2f up to 50h, minimum at %dh", P.h[k], hi / lo, P.alpha[argmin(curves[k])])
-    flat = flat and hi / lo <= 1.5
-  end
-  local longer = P.alpha[argmin(curves[2])] >= best
-  cl:add("smaller_h_longer_eta", "as h decreases, longer windows give better results", pub.smaller_h_longer_eta,
-         table.concat(parts, "; ") .. " (notes: flat within ×1.5 up to 50h for h ≤ 1e-6; the optimum moves to longer η)", flat and longer)
-else
-  cl:add("smaller_h_longer_eta", "as h decreases, longer windows give better results", pub.smaller_h_longer_eta,
-         one_alpha or E.na("one micro step h in this run: nothing to compare"))
-end
+    return { measured = E.T("optimum at H = T/%d: %vh; ", P.N, best) .. E.join(bests, ", ") .. E.T(" (accept a bracketed optimum within a factor %v of it)", 1.5),
+             items = items, what = "other H" }
+  end }
+local smaller = {}
+for k = 2, #P.h do if P.h[k] < P.h[1] then smaller[#smaller + 1] = k end end
+cl:claim { key = "smaller_h_longer_eta", text = "as h decreases, longer windows give better results", published = pub.smaller_h_longer_eta,
+  any = "the micro error's share of the window's error, at any h", premises = { E.at_least(#smaller, 1, E.T("micro steps h smaller than %v", P.h[1])),
+    E.at_least(#P.alpha, 2, "windows (a comparison)") },
+  judge = function()
+    local parts, items = {}, {}
+    for _, k in ipairs(smaller) do
+      local lo, hi = math.huge, 0
+      for i, a in ipairs(P.alpha) do
+        if a <= 50 then lo, hi = math.min(lo, curves[k][i]), math.max(hi, curves[k][i]) end
+      end
+      local opt = P.alpha[argmin(curves[k])]
+      parts[#parts + 1] = E.T("h = %v: max/min %.2f up to %vh, minimum at %vh", P.h[k], hi / lo, 50, opt)
+      items[#items + 1] = { ok = hi / lo <= 1.5, label = "flat at h = " .. E.show(P.h[k]) }
+      items[#items + 1] = { ok = opt >= best, label = "longer optimum at h = " .. E.show(P.h[k]) }
+    end
+    return { measured = E.join(parts, "; ") .. E.T(" (notes: flat within ×%v up to %vh for h ≤ %v; the optimum moves to longer η)", 1.5, 50, 1e-6),
+             items = items, what = "checks" }
+  end }
 local head, body = { "h \\ α" }, {}
 for _, a in ipairs(P.alpha) do head[#head + 1] = tostring(a) end
 for k, h in ipairs(P.h) do
-  local r = { string.format("%g", h) }
+  local r = { E.show(h) }
   for _, e in ipairs(curves[k]) do r[#r + 1] = string.format("%.2e", e) end
   body[#body + 1] = r
 end

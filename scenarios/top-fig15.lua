@@ -87,46 +87,44 @@ local plat_na = nplat < 2 and E.na(string.format("a plateau needs two h ≤ plat
 local function at(c, h)
   for i, x in ipairs(P.h) do if math.abs(x / h - 1) < 1e-9 then return c[i] end end
 end
+local _ = plat_na
 local cl = E.claims(sc)
 local pub = cl.pub
-local m1 = P.macros[1]
-local r, v = curve[m1 .. "-rk4"], curve[m1 .. "-ve"]
-local both_na = E.na("the micro-solvers rk4 and ve are not both in this run")
-if r and v and not plat_na then
-  local lo1, hi1 = plateau(r)
-  local lo2, hi2 = plateau(v)
-  local lo, hi = math.min(lo1, lo2), math.max(hi1, hi2)
-  cl:add("plateau", string.format("HMM-%s-*: the error flattens as h decreases, not overcome by smaller h", m1), pub.plateau,
-         string.format("over h ≤ %g: rk4 %.3e–%.3e, ve %.3e–%.3e: all within ×%.2f (notes: ×1.3)", P.plateau_h, lo1, hi1, lo2, hi2, hi / lo),
-         hi / lo <= 1.3)
-else
-  cl:add("plateau", string.format("HMM-%s-*: the error flattens as h decreases, not overcome by smaller h", m1), pub.plateau,
-         (r and v) and plat_na or both_na)
-end
-local a, b = r and at(r, 1e-5), v and at(v, 1e-5)
-if a and b then
-  cl:add("rk4_better_large_h", "RK4 micro is much better for larger h", pub.rk4_better_large_h,
-         string.format("at h = 1e-5: ve %.2e, rk4 %.2e: ratio %.1f (notes: ≥ 10)", b, a, b / a), b / a >= 10)
-else
-  cl:add("rk4_better_large_h", "RK4 micro is much better for larger h", pub.rk4_better_large_h,
-         (r and v) and E.na("h = 1e-5, the step the notes compare at, is not in this run") or both_na)
-end
-local f1, f2 = curve["FE-rk4"], curve["FE-ve"]
-if not (f1 and f2) or plat_na then
-  cl:add("fe_same", "the same behaviour with forward Euler as macro-integrator", pub.fe_same,
-         not curve["FE-" .. P.micros[1]] and E.na("no FE macro scheme in this run") or not (f1 and f2) and both_na or plat_na)
-else
-  local lo1, hi1 = plateau(f1)
-  local lo2, hi2 = plateau(f2)
-  local lo, hi = math.min(lo1, lo2), math.max(hi1, hi2)
-  local a, b = f1[1], f2[1] -- the largest h
-  cl:add("fe_same", "the same behaviour with forward Euler as macro-integrator", pub.fe_same,
-         string.format("FE over h ≤ %g: within ×%.2f (plateau %.2e, FE's macro error); at h = %g ve/rk4 = %.0f (accept ×1.3 and ≥ 10)",
-                       P.plateau_h, hi / lo, lo, P.h[1], b / a),
-         hi / lo <= 1.3 and b / a >= 10)
-end
+local hmax = math.max(unpack(P.h))
+local plat = E.premise(nplat >= 2, "two h at most plateau_h = %v (a plateau; this run has %d)", P.plateau_h, nplat)
+local function pair(mac) return curve[mac .. "-rk4"], curve[mac .. "-ve"] end
+local why = "the micro-solver's error, fixed by h, bounds the HMM's error from below at any parameters"
+local r, v = pair("LF")
+cl:claim { key = "plateau", text = "HMM-LF-*: the error flattens as h decreases, not overcome by smaller h", published = pub.plateau, any = why,
+  premises = { E.premise(r ~= nil and v ~= nil, "HMM-LF-rk4 and HMM-LF-ve in the run (macros, micros)"), plat },
+  judge = function()
+    local lo1, hi1 = plateau(r)
+    local lo2, hi2 = plateau(v)
+    return { measured = E.T("over h ≤ %v: rk4 %.3e–%.3e, ve %.3e–%.3e (accept each within ×%v)", P.plateau_h, lo1, hi1, lo2, hi2, 1.3),
+             items = { { ok = hi1 / lo1 <= 1.3, label = "rk4" }, { ok = hi2 / lo2 <= 1.3, label = "ve" } }, what = "micro-solvers" }
+  end }
+cl:claim { key = "rk4_better_large_h", text = "RK4 micro is much better for larger h", published = pub.rk4_better_large_h, any = why,
+  premises = { E.premise(r ~= nil and v ~= nil, "HMM-LF-rk4 and HMM-LF-ve in the run (macros, micros)"),
+               E.premise(at(P.h, 1e-5) ~= nil, "the step the notes compare at (h of %v) in the run", 1e-5) },
+  judge = function()
+    local a, b = at(r, 1e-5), at(v, 1e-5)
+    return { measured = E.T("at h = %v: ve %.2e, rk4 %.2e: ratio %.1f (notes: ≥ %v)", 1e-5, b, a, b / a, 10), items = { b / a >= 10 }, what = "ratio" }
+  end }
+local f1, f2 = pair("FE")
+cl:claim { key = "fe_same", text = "the same behaviour with forward Euler as macro-integrator", published = pub.fe_same, any = why,
+  premises = { E.premise(f1 ~= nil and f2 ~= nil, "HMM-FE-rk4 and HMM-FE-ve in the run (macros, micros)"), plat },
+  judge = function()
+    local lo1, hi1 = plateau(f1)
+    local lo2, hi2 = plateau(f2)
+    local a, b = at(f1, hmax), at(f2, hmax)
+    return { measured = E.T("FE over h ≤ %v: within ×%.2f, ×%.2f (plateau %.2e, FE's macro error); at h = %v ve/rk4 = %.0f (accept ×%v and ≥ %v)",
+                            P.plateau_h, hi1 / lo1, hi2 / lo2, math.min(lo1, lo2), hmax, b / a, 1.3, 10),
+             items = { { ok = hi1 / lo1 <= 1.3, label = "rk4 plateau" }, { ok = hi2 / lo2 <= 1.3, label = "ve plateau" }, { ok = b / a >= 10, label = "at the largest h" } },
+             what = "checks" }
+  end }
+local m1 = P.macros[1] -- the figure's macro scheme (the first of the list)
 local head, body = { "scheme" }, {}
-for _, h in ipairs(P.h) do head[#head + 1] = string.format("h=%g", h) end
+for _, h in ipairs(P.h) do head[#head + 1] = "h=" .. E.show(h) end
 for _, mac in ipairs(P.macros) do
   for _, mic in ipairs(P.micros) do
     local row = { "HMM-" .. mac .. "-" .. mic }
@@ -135,8 +133,8 @@ for _, mac in ipairs(P.macros) do
   end
 end
 top.write_claims(sc, cl, string.format("**Errors in ξ₃** at H = T/%d, η = %dh (max over t_n = nH):\n\n", P.N, P.eta_h) .. S.md_table(head, body),
-  ((f1 and f2 and not plat_na) and string.format("With FE the plateau is FE's own macro error (%.2g at H = T/%d), so the micro-solvers separate only at the " ..
-                                 "largest h.", (plateau(f1)), P.N) or "") ..
+  ((curve["FE-rk4"] and curve["FE-ve"] and not plat_na) and string.format("With FE the plateau is FE's own macro error (%.2g at H = T/%d), so the micro-solvers separate only at the " ..
+                                 "largest h.", (plateau(curve["FE-rk4"])), P.N) or "") ..
   (#failed > 0 and (" Diverged (error inf): " .. table.concat(failed, "; ") .. ".") or ""))
 local mics = {}
 for i, m in ipairs(P.micros) do mics[i] = m end

@@ -103,46 +103,44 @@ end
 
 local cl = E.claims(sc)
 local pub = cl.pub
-local off_n = top.off_print(sc, P, { "T", "N", "eta_h", "start" })
-if off_n then
-  cl:add("micro_steps", "only 6·10⁴ micro-steps on [0, 1]", pub.micro_steps,
-         E.na(string.format("%s; here %d micro-steps (%d force evaluations)", off_n, base.w.micro_steps, base.w.force_evals)))
-else
-  cl:add("micro_steps", "only 6·10⁴ micro-steps on [0, 1]", pub.micro_steps,
-         string.format("%d micro-steps (%d force evaluations)", base.w.micro_steps, base.w.force_evals), base.w.micro_steps == 6e4)
-end
+cl:claim { key = "micro_steps", text = "only 6·10⁴ micro-steps on [0, 1]", published = pub.micro_steps, at = top.print_at(sc, { "T", "N", "eta_h", "start" }),
+  judge = function()
+    return { measured = E.T("%d micro-steps (%d force evaluations)", base.w.micro_steps, base.w.force_evals), items = { base.w.micro_steps == 6e4 }, what = "count" }
+  end }
 -- good preservation: the run completes and the changes do not grow (second half within x10 of the
--- first); at the printed parameters also the notes' bounds
-local off = top.off_print(sc, P, nil, { "plot_every", "table_N", "ref_h" })
-local grows = base.max.H > 10 * base.half.H or base.max.Gamma2 > 10 * base.half.Gamma2
-local bounded = base.max.H <= 1e-5 and base.max.PiGamma <= 1e-3 and base.max.Gamma2 <= 1e-5
-cl:add("preservation", "good preservation of the conserved quantities (LF-rk4)", pub.preservation,
-       string.format("%smax abs ΔH = %.2e (relative %.1e), max abs Δ(Π·Γ) = %.2e, max abs Δ‖Γ‖² = %.2e over t_n (%s); " ..
-                     "%s: the second half's maxima are %s of the first's",
-                     base.msg and ("the run fails: " .. base.msg .. "; before it ") or "", base.max.H, base.max.H / inv0.H, base.max.PiGamma,
-                     base.max.Gamma2, off and "the notes' bounds 1e-5, 1e-3, 1e-5 are the printed case's: not applied" or "notes: ≤ 1e-5, 1e-3, 1e-5",
-                     grows and "growth" or "no growth", grows and "more than ×10" or "within ×10"),
-       base.nvalid == P.N + 1 and not grows and (off ~= nil or bounded))
+-- first); at the printed parameters the notes' bounds too (a claim of their own)
+local at = top.print_at(sc, nil, { "plot_every", "table_N", "ref_h" })
+cl:claim { key = "preservation", text = "good preservation of the conserved quantities (LF-rk4)", published = pub.preservation,
+  any = "the invariants of (31) under a reversible macro scheme, at any parameters",
+  judge = function()
+    local m = (base.msg and E.T("the run fails: %s; before it ", E.quote(base.msg)) or E.T("")) ..
+              E.T("max abs ΔH = %.2e (relative %.1e), max abs Δ(Π·Γ) = %.2e, max abs Δ‖Γ‖² = %.2e over t_n; the second half's maxima against the first's: ×%.2f, ×%.2f (accept ≤ ×%v)",
+                  base.max.H, base.max.H / inv0.H, base.max.PiGamma, base.max.Gamma2, base.max.H / base.half.H, base.max.Gamma2 / base.half.Gamma2, 10)
+    return { measured = m, items = { { ok = base.nvalid == P.N + 1, label = "the run completes" }, { ok = base.max.H <= 10 * base.half.H, label = "H without growth" },
+                                      { ok = base.max.Gamma2 <= 10 * base.half.Gamma2, label = "‖Γ‖² without growth" } }, what = "checks" }
+  end }
+cl:claim { key = "preservation_notes", text = "the conserved quantities within the notes' bounds (LF-rk4)", published = "— (notes: ≤ 1e-5, 1e-3, 1e-5)", at = at,
+  judge = function()
+    return { measured = E.T("%.2e, %.2e, %.2e", base.max.H, base.max.PiGamma, base.max.Gamma2),
+             items = { base.max.H <= 1e-5, base.max.PiGamma <= 1e-3, base.max.Gamma2 <= 1e-5 }, what = "quantities" }
+  end }
 -- the notes' observations (addendum 2) on the printed run
-if off then
-  cl:add("fe_diverges", "(notes) HMM-FE-rk4 with the same settings", "— (not in the thesis)",
-         E.na(off .. (fe.msg and ("; here FE diverges: " .. fe.msg) or string.format("; here FE stays finite (max abs ΔH %.2e)", fe.max.H))))
-  cl:add("heun_start", "(addendum 2) the leapfrog start matters: Heun instead of forward Euler", "— (start not stated, A4)",
-         E.na(string.format("%s; here max abs ΔH %.2e → %.2e with Heun", off, base.max.H, heun.max.H)))
-  cl:add("basic_lsq", "(addendum 2) the least-squares solution matters: MATLAB's basic J\\b instead of minimum norm", "— (A7)",
-         E.na(string.format("%s; here max abs Δ‖Γ‖² %.2e → %.2e with the basic solution", off, base.max.Gamma2, basic.max.Gamma2)))
-else
-  cl:add("fe_diverges", "(notes) HMM-FE-rk4 with the same settings", "— (not in the thesis)",
-         fe.msg and string.format("diverges: %s", fe.msg) or string.format("stays finite (max abs ΔH %.2e)", fe.max.H), fe.msg ~= nil)
-  cl:add("heun_start", "(addendum 2) the leapfrog start matters: Heun instead of forward Euler", "— (start not stated, A4)",
-         string.format("max abs ΔH %.2e → %.2e (×%.0f smaller), Δ(Π·Γ) %.2e → %.2e, Δ‖Γ‖² %.2e → %.2e", base.max.H, heun.max.H,
-                       base.max.H / heun.max.H, base.max.PiGamma, heun.max.PiGamma, base.max.Gamma2, heun.max.Gamma2),
-         base.max.H / heun.max.H >= 10)
-  cl:add("basic_lsq", "(addendum 2) the least-squares solution matters: MATLAB's basic J\\b instead of minimum norm", "— (A7)",
-         string.format("max abs Δ‖Γ‖² %.2e → %.2e (×%.0f smaller), ΔH %.2e → %.2e; Table 1 errors (ω = %g) change by ≤ %.2f %%",
-                       base.max.Gamma2, basic.max.Gamma2, base.max.Gamma2 / basic.max.Gamma2, base.max.H, basic.max.H, P.omega, 100 * tchange),
-         base.max.Gamma2 / basic.max.Gamma2 >= 1e3 and tchange <= 0.01)
-end
+cl:claim { key = "fe_diverges", text = "(notes) HMM-FE-rk4 with the same settings", published = "— (not in the thesis)", at = at,
+  judge = function()
+    return { measured = fe.msg and E.T("diverges: %s", E.quote(fe.msg)) or E.T("stays finite (max abs ΔH %.2e)", fe.max.H), items = { fe.msg ~= nil }, what = "run" }
+  end }
+cl:claim { key = "heun_start", text = "(addendum 2) the leapfrog start matters: Heun instead of forward Euler", published = "— (start not stated, A4)", at = at,
+  judge = function()
+    return { measured = E.T("max abs ΔH %.2e → %.2e (×%.0f smaller), Δ(Π·Γ) %.2e → %.2e, Δ‖Γ‖² %.2e → %.2e (accept ×%v or more)", base.max.H, heun.max.H,
+                            base.max.H / heun.max.H, base.max.PiGamma, heun.max.PiGamma, base.max.Gamma2, heun.max.Gamma2, 10),
+             items = { base.max.H / heun.max.H >= 10 }, what = "ratio" }
+  end }
+cl:claim { key = "basic_lsq", text = "(addendum 2) the least-squares solution matters: MATLAB's basic J\\b instead of minimum norm", published = "— (A7)", at = at,
+  judge = function()
+    return { measured = E.T("max abs Δ‖Γ‖² %.2e → %.2e (×%.0f smaller), ΔH %.2e → %.2e; Table 1 errors (ω = %v) change by ≤ %.2f %% (accept ×%v or more, ≤ %v %%)",
+                            base.max.Gamma2, basic.max.Gamma2, base.max.Gamma2 / basic.max.Gamma2, base.max.H, basic.max.H, P.omega, 100 * tchange, 1e3, 1),
+             items = { base.max.Gamma2 / basic.max.Gamma2 >= 1e3, tchange <= 0.01 }, what = "checks" }
+  end }
 local body = {}
 for _, r in ipairs { { "LF, FE start, minimum norm (default)", base }, { "LF, Heun start", heun }, { "LF, basic least squares", basic },
                      { "FE", fe } } do

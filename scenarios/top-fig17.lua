@@ -118,74 +118,86 @@ local pub = cl.pub
 local function ratios(fd)
   local long, short = find(1e-6, 300, fd), find(1e-6, 10, fd)
   if not (long and short) then return nil end
-  local t, lo = {}, math.huge
-  for k = 1, 4 do t[k] = short.err[k] / long.err[k]; lo = math.min(lo, t[k]) end
-  return t, lo
+  local t = {}
+  for k = 1, 4 do t[k] = short.err[k] / long.err[k] end
+  return t
 end
 -- the needs of eta = 300h and h ~ 1e-7 are statements about the printed case (omega = 1e3,
--- h = 1e-6, 1e-7): n/a at other parameters or without the runs they compare
-local off = top.off_print(sc, P, nil, { "runs", "fd", "ref_h", "ref_sub" })
-local ra, loa = ratios(P.fd_step)
-local text300 = "η = 300h is needed for an accurate solution (analytic gradients)"
-if off or not ra then
-  cl:add("eta_300h_needed", text300, pub.eta_300h_needed, E.na(off or "the runs 1e-6:10 and 1e-6:300 are not both in 'runs'"))
-else
-  cl:add("eta_300h_needed", text300, pub.eta_300h_needed,
-         string.format("h = 1e-6: error(10h)/error(300h) = %.2f, %.2f, %.2f, %.2f for Π₁²+Π₂², φ̇, θ̇, ψ̇ (notes: ≥ 3 each)", ra[1], ra[2], ra[3], ra[4]),
-         loa >= 3)
-end
-local rf, lof = ratios(P.fd)
+-- h = 1e-6, 1e-7): compared at its parameters (`at`) and where the runs they compare were made
+local at = top.print_at(sc, nil, { "runs", "fd", "ref_h", "ref_sub" })
+local vars = { "Π₁²+Π₂²", "φ̇", "θ̇", "ψ̇" }
+local has = function(h, e) return E.premise(find(h, e, P.fd_step) ~= nil, "the run %v:%v in 'runs'", h, e) end
+local ra = ratios(P.fd_step)
+cl:claim { key = "eta_300h_needed", text = "η = 300h is needed for an accurate solution (analytic gradients)", published = pub.eta_300h_needed, at = at,
+  premises = { has(1e-6, 10), has(1e-6, 300) },
+  judge = function()
+    local items = {}
+    for k = 1, 4 do items[k] = { ok = ra[k] >= 3, label = vars[k] } end
+    return { measured = E.T("h = %v: error(10h)/error(300h) = %.2f, %.2f, %.2f, %.2f for Π₁²+Π₂², φ̇, θ̇, ψ̇ (notes: ≥ %v each)", 1e-6, ra[1], ra[2], ra[3], ra[4], 3),
+             items = items, what = "variables" }
+  end }
 if P.fd > 0 then
-  local textfd = string.format("the same with finite-difference gradients (step %g)", P.fd)
-  if off or not rf then
-    cl:add("eta_300h_needed_fd", textfd, pub.eta_300h_needed, E.na(off or "the runs 1e-6:10 and 1e-6:300 are not both in 'runs'"))
-  else
-    cl:add("eta_300h_needed_fd", textfd, pub.eta_300h_needed,
-           string.format("h = 1e-6: error(10h)/error(300h) = %.1f, %.1f, %.1f, %.1f (notes: ≥ 3 each)", rf[1], rf[2], rf[3], rf[4]), lof >= 3)
-  end
+  local rf = ratios(P.fd)
+  cl:claim { key = "eta_300h_needed_fd", text = "the same with finite-difference gradients (step fd)", published = pub.eta_300h_needed, at = at,
+    premises = { E.premise(rf ~= nil, "the runs %v:%v and %v:%v in 'runs'", 1e-6, 10, 1e-6, 300) },
+    judge = function()
+      local items = {}
+      for k = 1, 4 do items[k] = { ok = rf[k] >= 3, label = vars[k] } end
+      return { measured = E.T("fd = %v, h = %v: error(10h)/error(300h) = %.1f, %.1f, %.1f, %.1f (notes: ≥ %v each)", P.fd, 1e-6, rf[1], rf[2], rf[3], rf[4], 3),
+               items = items, what = "variables" }
+    end }
 end
 local a7, a6 = find(1e-7, 300, P.fd_step), find(1e-6, 300, P.fd_step)
-if off or not (a7 and a6) then
-  cl:add("h_1e-7_needed", "h must be of order 10⁻⁷ (η = 300h)", pub["h_1e-7_needed"],
-         E.na(off or "the runs 1e-7:300 and 1e-6:300 are not both in 'runs'"))
-else
-  local better = true
-  for k = 1, 4 do better = better and a7.err[k] < a6.err[k] end
-  cl:add("h_1e-7_needed", "h must be of order 10⁻⁷ (η = 300h)", pub["h_1e-7_needed"],
-         string.format("errors at h = 1e-7 (η = 3e-5): %.1e, %.1e, %.1e, %.1e; at h = 1e-6 (η = 3e-4): %.1e, %.1e, %.1e, %.1e",
-                       a7.err[1], a7.err[2], a7.err[3], a7.err[4], a6.err[1], a6.err[2], a6.err[3], a6.err[4]), better)
-end
+cl:claim { key = "h_1e-7_needed", text = "h must be of order 10⁻⁷ (η = 300h)", published = pub["h_1e-7_needed"], at = at, premises = { has(1e-7, 300), has(1e-6, 300) },
+  judge = function()
+    local items = {}
+    for k = 1, 4 do items[k] = { ok = a7.err[k] < a6.err[k], label = vars[k] } end
+    return { measured = E.T("errors at h = %v (η = %v): %.1e, %.1e, %.1e, %.1e; at h = %v (η = %v): %.1e, %.1e, %.1e, %.1e",
+                            1e-7, 3e-5, a7.err[1], a7.err[2], a7.err[3], a7.err[4], 1e-6, 3e-4, a6.err[1], a6.err[2], a6.err[3], a6.err[4]),
+             items = items, what = "variables" }
+  end }
 -- the figure's accuracy against the trivial baseline: the constant (37) variables at t = 0
 local base = {}
 for k = 2, 4 do
   base[k] = 0
   for n = 1, #rxi[k] do base[k] = math.max(base[k], math.abs(rxi[k][n] - rxi[k][1])) end
 end
-if a6 then
-  local q = { a6.err[2] / base[2], a6.err[3] / base[3], a6.err[4] / base[4] }
-  local notes = a6.err[2] <= 1.56e-3 and a6.err[3] <= 2.6e-4 and a6.err[4] <= 3.2e-3
-  cl:add("errors_h1e-6", "Fig. 17: the HMM (×) on the reference, h = 1e-6, η = 300h", "— (figure)",
-         string.format("max errors on t_n = nH: φ̇ %.1e, θ̇ %.1e, ψ̇ %.1e: %.3f, %.3f, %.3f of the errors of the constant values at t = 0 " ..
-                       "(%.1e, %.1e, %.1e; accept ≤ 0.1)%s", a6.err[2], a6.err[3], a6.err[4], q[1], q[2], q[3], base[2], base[3], base[4],
-                       off and "; the notes' values are the printed case's: not applied"
-                       or " (notes [H], finite differences: 7.8e-4, 1.3e-4, 1.6e-3; accept ≤ 2× those)"),
-         math.max(q[1], q[2], q[3]) <= 0.1 and (off ~= nil or notes))
-  cl:add("more_expensive", "set (37) costs more than set (32)", pub.more_expensive,
-         string.format("(37) with η = 300h: %d micro-steps; (32) with η = 10h: %d (with analytic gradients (37) with η = 10h costs %d and is as accurate)",
-                       a6.steps, w32.micro_steps, find(1e-6, 10, P.fd_step) and find(1e-6, 10, P.fd_step).steps or 0), a6.steps > w32.micro_steps)
-  local as_good = e32[2] <= a6.err[2] and e32[3] <= a6.err[3] and e32[4] <= a6.err[4]
-  cl:add("rather_use_32", "rather obtain (φ̇, θ̇, ψ̇) from the (32) HMM, at fewer operations", pub.rather_use_32,
-         string.format("from the (32) HMM (%d micro-steps): φ̇ %.1e, θ̇ %.1e, ψ̇ %.1e against (37) with η = 300h: %.1e, %.1e, %.1e",
-                       w32.micro_steps, e32[2], e32[3], e32[4], a6.err[2], a6.err[3], a6.err[4]), as_good or "partly")
-else
-  local why = "the run 1e-6:300 is not in 'runs'"
-  cl:add("errors_h1e-6", "Fig. 17: the HMM (×) on the reference, h = 1e-6, η = 300h", "— (figure)", E.na(why))
-  cl:add("more_expensive", "set (37) costs more than set (32)", pub.more_expensive, E.na(why))
-  cl:add("rather_use_32", "rather obtain (φ̇, θ̇, ψ̇) from the (32) HMM, at fewer operations", pub.rather_use_32, E.na(why))
-end
+cl:claim { key = "errors_h1e-6", text = "Fig. 17: the HMM (×) on the reference, h = 1e-6, η = 300h", published = "— (figure)",
+  any = "an accurate integration of the slow variables, judged against their constant values at t = 0",
+  premises = { has(1e-6, 300), E.premise(math.min(base[2], base[3], base[4]) > 0, "the variables move (the baseline differs from the reference)") },
+  judge = function()
+    local items = {}
+    for k = 2, 4 do items[#items + 1] = { ok = a6.err[k] <= 0.1 * base[k], label = vars[k] } end
+    return { measured = E.T("max errors on t_n = nH: φ̇ %.1e, θ̇ %.1e, ψ̇ %.1e: %.3f, %.3f, %.3f of the errors of the constant values at t = %v (%.1e, %.1e, %.1e; accept ≤ %v)",
+                            a6.err[2], a6.err[3], a6.err[4], a6.err[2] / base[2], a6.err[3] / base[3], a6.err[4] / base[4], 0, base[2], base[3], base[4], 0.1),
+             items = items, what = "variables" }
+  end }
+cl:claim { key = "errors_h1e-6_notes", text = "Fig. 17's errors at h = 1e-6, η = 300h, within twice the notes' values", published = "— (notes [H], finite differences: 7.8e-4, 1.3e-4, 1.6e-3)",
+  at = at, premises = { has(1e-6, 300) },
+  judge = function()
+    return { measured = E.T("%.1e, %.1e, %.1e", a6.err[2], a6.err[3], a6.err[4]),
+             items = { a6.err[2] <= 1.56e-3, a6.err[3] <= 2.6e-4, a6.err[4] <= 3.2e-3 }, what = "variables" }
+  end }
+cl:claim { key = "more_expensive", text = "set (37) costs more than set (32)", published = pub.more_expensive, any = "a count of micro-steps at any parameters",
+  premises = { has(1e-6, 300) },
+  judge = function()
+    local s10 = find(1e-6, 10, P.fd_step)
+    return { measured = E.T("(37) with η = %vh: %d micro-steps; (32) with η = %vh: %d", 300, a6.steps, 10, w32.micro_steps) ..
+               (s10 and E.T(" (with analytic gradients (37) with η = %vh costs %d)", 10, s10.steps) or E.T("")),
+             items = { a6.steps > w32.micro_steps }, what = "count" }
+  end }
+cl:claim { key = "rather_use_32", text = "rather obtain (φ̇, θ̇, ψ̇) from the (32) HMM, at fewer operations", published = pub.rather_use_32,
+  any = "a comparison of the two sets at any parameters", premises = { has(1e-6, 300) },
+  judge = function()
+    local items = {}
+    for k = 2, 4 do items[#items + 1] = { ok = e32[k] <= a6.err[k], label = vars[k] .. " as accurate" } end
+    items[#items + 1] = { ok = w32.micro_steps < a6.steps, label = "fewer operations" }
+    return { measured = E.T("from the (32) HMM (%d micro-steps): φ̇ %.1e, θ̇ %.1e, ψ̇ %.1e against (37) with η = %vh: %.1e, %.1e, %.1e",
+                            w32.micro_steps, e32[2], e32[3], e32[4], 300, a6.err[2], a6.err[3], a6.err[4]), items = items, what = "checks" }
+  end }
 local body = {}
 for _, r in ipairs(trows) do
-  body[#body + 1] = { string.format("%g", r.h), tostring(r.eta_h), r.gradient, tostring(r.micro_steps), string.format("%.1e", r.err_Pi2),
+  body[#body + 1] = { E.show(r.h), tostring(r.eta_h), r.gradient, tostring(r.micro_steps), string.format("%.1e", r.err_Pi2),
                       string.format("%.1e", r.err_phidot), string.format("%.1e", r.err_thetadot), string.format("%.1e", r.err_psidot) }
 end
 top.write_claims(sc, cl, "**Errors** (max over t_n = nH):\n\n" ..

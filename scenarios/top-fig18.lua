@@ -106,51 +106,59 @@ local pub = cl.pub
 local cprec = k.Mgl / k.Pi3hat
 local cnut = 2 * k.Mgl * P.I1 * math.sin(P.theta0) / (k.Pi3hat * k.Pi3hat)
 local lab = { prec = string.format("%.3gT/ω", cprec), nut = string.format("%.3g/ω²", cnut), cyc = string.format("%.4gωT/2π", k.nutation) }
-local okp, okn, okc, okh, pp, np, cp, hp = true, true, true, true, {}, {}, {}, {}
+local _ = pub
+local pp, np, cp, hp = {}, {}, {}, {}
 local sorted = {}
 for _, r in ipairs(res) do
-  okp = okp and top.within(r.phiT, r.prec * P.T, 0.10)
-  okn = okn and top.within(r.hi, r.nut, 0.10) and r.lo >= -0.02 * r.hi
-  okc = okc and math.abs(r.cusps - r.cycles) <= 1
-  okh = okh and top.within(r.phiT_hmm, r.phiT, 0.05) and top.within(r.hhi, r.hi, 0.10)
-  pp[#pp + 1] = string.format("ω = %g: %.3e (estimate %.3e)", r.omega, r.phiT, r.prec * P.T)
-  np[#np + 1] = string.format("ω = %g: [%.2e, %.3e] (estimate %.3e)", r.omega, r.lo, r.hi, r.nut)
-  cp[#cp + 1] = string.format("ω = %g: %d (%.1f)", r.omega, r.cusps, r.cycles)
-  hp[#hp + 1] = string.format("ω = %g: φ(T) %.3e, max(θ − θ₀) %.3e", r.omega, r.phiT_hmm, r.hhi)
+  pp[#pp + 1] = E.T("ω = %v: %.3e (estimate %.3e)", r.omega, r.phiT, r.prec * P.T)
+  np[#np + 1] = E.T("ω = %v: [%.2e, %.3e] (estimate %.3e)", r.omega, r.lo, r.hi, r.nut)
+  cp[#cp + 1] = E.T("ω = %v: %d (%.1f)", r.omega, r.cusps, r.cycles)
+  hp[#hp + 1] = E.T("ω = %v: φ(T) %.3e, max(θ − θ₀) %.3e", r.omega, r.phiT_hmm, r.hhi)
   sorted[#sorted + 1] = r
 end
 -- the trends across omega (increasing omega)
 table.sort(sorted, function(x, y) return x.omega < y.omega end)
-local falls, more = true, true
-for i = 2, #sorted do
-  falls = falls and sorted[i].phiT < sorted[i - 1].phiT
-  more = more and sorted[i].cusps > sorted[i - 1].cusps
-end
-local one = "one ω: no trend across ω to measure"
-if #sorted >= 2 then
-  cl:add("precession_smaller", "the precession gets smaller as ω increases: a slowly changing azimuth", pub.precession_smaller,
-         "φ(T): " .. table.concat(pp, "; ") .. string.format(" (%s with ω; accept: falling, each ±10 %% of Mgl T/Π₃ = %s)",
-                                                            falls and "falls" or "does not fall", lab.prec), falls and okp)
-else
-  cl:add("precession_smaller", "the precession gets smaller as ω increases: a slowly changing azimuth", pub.precession_smaller, E.na(one))
-end
-cl:add("nutation_amplitude", "(derived) θ − θ₀ ∈ [0, ≈ 2Mgl I₁ sin θ₀/Π₃²]", "— [D]",
-       string.format("θ − θ₀ over the %d reference samples: ", P.ref_samples) .. table.concat(np, "; ") ..
-       string.format(" (estimate %s; accept the maximum ±10 %%, the minimum ≥ −2 %% of it: Π₁(0) = 1/ω gives θ̇(0) ≠ 0, a small dip below θ₀)", lab.nut),
-       okn)
-if #sorted >= 2 then
-  cl:add("nutation_increases", "the nutation increases as ω increases", pub.nutation_increases,
-         string.format("cusps of the θ–φ curve (nutation cycles %s): ", lab.cyc) .. table.concat(cp, "; ") ..
-         string.format(" (accept ±1): %s cycles, but their amplitude falls like ω⁻²", more and "more" or "not more"),
-         okc and more and "partly")
-else
-  cl:add("nutation_increases", "the nutation increases as ω increases", pub.nutation_increases, E.na(one))
-end
-cl:add("hmm_euler", "the Euler angles from the (32) HMM", "— (text: 'we rather approximate ... by (32)')",
-       "HMM: " .. table.concat(hp, "; ") .. " (accept φ(T) ±5 %, max(θ − θ₀) ±10 % of the reference's)", okh)
+local two = E.at_least(#sorted, 2, "values of ω (a trend)")
+local why = "the fast-top estimates [D], at any ω large enough for them"
+cl:claim { key = "precession_smaller", text = "the precession gets smaller as ω increases: a slowly changing azimuth", published = pub.precession_smaller,
+  any = why, premises = { two },
+  judge = function()
+    local items = {}
+    for i = 2, #sorted do items[#items + 1] = { ok = sorted[i].phiT < sorted[i - 1].phiT, label = "falls to ω = " .. E.show(sorted[i].omega) } end
+    for _, r in ipairs(sorted) do items[#items + 1] = { ok = top.within(r.phiT, r.prec * P.T, 0.10), label = "estimate at ω = " .. E.show(r.omega) } end
+    return { measured = E.T("φ(T): ") .. E.join(pp, "; ") .. E.T(" (accept: falling, each ±%v %% of Mgl T/Π₃ = %.3gT/ω)", 10, cprec), items = items, what = "checks" }
+  end }
+cl:claim { key = "nutation_amplitude", text = "(derived) θ − θ₀ ∈ [0, ≈ 2Mgl I₁ sin θ₀/Π₃²]", published = "— [D]", any = why,
+  judge = function()
+    local items = {}
+    for _, r in ipairs(res) do items[#items + 1] = { ok = top.within(r.hi, r.nut, 0.10) and r.lo >= -0.02 * r.hi, label = "ω = " .. E.show(r.omega) } end
+    return { measured = E.T("θ − θ₀ over the %d reference samples: ", P.ref_samples) .. E.join(np, "; ") ..
+               E.T(" (estimate %.3g/ω²; accept the maximum ±%v %%, the minimum ≥ −%v %% of it: Π₁(0) = %v/ω gives θ̇(0) ≠ 0, a small dip below θ₀)", cnut, 10, 2, 1),
+             items = items, what = "values of ω" }
+  end }
+-- "increases": more nutation cycles per span, and (what the word also says) a larger nutation;
+-- the cycles grow like ω while the amplitude falls like ω^-2: each is counted
+cl:claim { key = "nutation_increases", text = "the nutation increases as ω increases", published = pub.nutation_increases, any = why, premises = { two },
+  judge = function()
+    local items = {}
+    for _, r in ipairs(sorted) do items[#items + 1] = { ok = math.abs(r.cusps - r.cycles) <= 1, label = "cusps at ω = " .. E.show(r.omega) } end
+    for i = 2, #sorted do
+      items[#items + 1] = { ok = sorted[i].cusps > sorted[i - 1].cusps, label = "more cycles at ω = " .. E.show(sorted[i].omega) }
+      items[#items + 1] = { ok = sorted[i].hi > sorted[i - 1].hi, label = "larger amplitude at ω = " .. E.show(sorted[i].omega) }
+    end
+    return { measured = E.T("cusps of the θ–φ curve (nutation cycles %.4gωT/2π): ", k.nutation) .. E.join(cp, "; ") ..
+               E.T(" (accept ±%v); the amplitude max(θ − θ₀) falls like ω⁻²", 1), items = items, what = "checks" }
+  end }
+cl:claim { key = "hmm_euler", text = "the Euler angles from the (32) HMM", published = "— (text: 'we rather approximate ... by (32)')",
+  any = "the (32) HMM's accuracy, at any parameters",
+  judge = function()
+    local items = {}
+    for _, r in ipairs(res) do items[#items + 1] = { ok = top.within(r.phiT_hmm, r.phiT, 0.05) and top.within(r.hhi, r.hi, 0.10), label = "ω = " .. E.show(r.omega) } end
+    return { measured = E.T("HMM: ") .. E.join(hp, "; ") .. E.T(" (accept φ(T) ±%v %%, max(θ − θ₀) ±%v %% of the reference's)", 5, 10), items = items, what = "values of ω" }
+  end }
 local body = {}
 for _, r in ipairs(res) do
-  body[#body + 1] = { string.format("%g", r.omega), string.format("%.3e", r.phiT), string.format("%.3e", r.phiT_hmm), string.format("%.3e", r.prec * P.T),
+  body[#body + 1] = { E.show(r.omega), string.format("%.3e", r.phiT), string.format("%.3e", r.phiT_hmm), string.format("%.3e", r.prec * P.T),
                       string.format("%.3e", r.hi), string.format("%.3e", r.hhi), string.format("%.3e", r.nut), tostring(r.cusps), string.format("%.1f", r.cycles) }
 end
 top.write_claims(sc, cl, "**Precession and nutation** on [0, " .. P.T .. "]:\n\n" ..

@@ -113,28 +113,38 @@ local fG = crossings / 2 / P.T * 2 * math.pi
 
 local cl = E.claims(sc)
 local pub = cl.pub
-cl:add("small_force", string.format("a small a(t) (= %g cos ωt) leaves the solution almost as without forcing", P.small_amp), pub.small_force,
-       string.format("max abs difference to the unforced top %.2e (a(t) = ω cos ωt: %.2e; accept ≤ 1 %% of it)", dsmall, dlarge), dsmall <= 1e-2 * dlarge)
+local why = "the response of the forced top (38), at any parameters"
+cl:claim { key = "small_force", text = "a small a(t) (= small_amp cos ωt) leaves the solution almost as without forcing", published = pub.small_force, any = why,
+  judge = function()
+    return { measured = E.T("a(t) = %v cos ωt: max abs difference to the unforced top %.2e (a(t) = ω cos ωt: %.2e; accept ≤ %v %% of it)", P.small_amp, dsmall, dlarge, 1),
+             items = { dsmall <= 1e-2 * dlarge }, what = "difference" }
+  end }
 -- "significant": the forced Pi1, Pi2 differ from the unforced ones by more than the unforced top's
 -- own amplitude in Pi1, Pi2 (the change exceeds the motion it changes)
-cl:add("large_force", "a(t) = ω cos ωt changes the solution significantly", pub.large_force,
-       string.format("max abs difference to the unforced top in Π₁, Π₂ %.3f (all components %.3f) against the unforced amplitude " ..
-                     "max abs Π₁, Π₂ = %.3g: ×%.1f (accept > 1: the change exceeds the motion)", dPi, dlarge, ampPi, dPi / ampPi),
-       dPi > ampPi)
-cl:add("fast_components", "Π₁, Π₂, Γ₁, Γ₂ oscillate fast", pub.fast_components,
-       string.format("Γ₁ changes sign at a mean rate of %.2fω rad/s (Π₃/I₃ = %.2fω)", fG / P.omega, forced.constants.spin), fG >= 10 * P.omega)
-local off = top.off_print(sc, P, nil, { "plot_every" })
-cl:add("pi2_slow_part", "Π₂ has slowly varying constituents besides the fast oscillation", pub.pi2_slow_part,
-       string.format("least squares on [0, T]: Π₂ ∋ %.5f cos νt (estimate [D] −Λν/(Λ² − ν²)·amp/ν = %.5f%s; accept ±10 %% of the estimate), " ..
-                     "Π₁ ∋ %.5f sin νt (estimate %.5f)", f2[2], a2, off and "" or ", notes [H] −0.06207", f1[3], a1),
-       top.within(f2[2], a2, 0.10))
-if off then
-  cl:add("ranges", "(notes [H]) ξ₄ = Γ₁² + Γ₂² and θ stay nearly constant", "— [H]", E.na(off .. "; the notes' ranges are the printed case's"))
-else
-  cl:add("ranges", "(notes [H]) ξ₄ = Γ₁² + Γ₂² and θ stay nearly constant", "— [H]",
-         string.format("ξ₄ ∈ [%.6f, %.6f] (notes [0.039459, 0.039470] ± 2e-6), θ ∈ [%.6f, %.6f] (notes [0.19997, 0.20000], printed to " ..
-                       "5 decimals: accept ± 5e-6) on the grid %g s", xlo, xhi, tlo, thi, dt),
-         math.abs(xlo - 0.039459) <= 2e-6 and math.abs(xhi - 0.039470) <= 2e-6 and math.abs(tlo - 0.19997) <= 5e-6 and math.abs(thi - 0.2) <= 5e-6)
-end
+cl:claim { key = "large_force", text = "a(t) = ω cos ωt changes the solution significantly", published = pub.large_force, any = why,
+  judge = function()
+    return { measured = E.T("max abs difference to the unforced top in Π₁, Π₂ %.3f (all components %.3f) against the unforced amplitude " ..
+                            "max abs Π₁, Π₂ = %.3g: ×%.1f (accept > %v: the change exceeds the motion)", dPi, dlarge, ampPi, dPi / ampPi, 1),
+             items = { dPi > ampPi }, what = "difference" }
+  end }
+cl:claim { key = "fast_components", text = "Π₁, Π₂, Γ₁, Γ₂ oscillate fast", published = pub.fast_components, any = why,
+  judge = function()
+    return { measured = E.T("Γ₁ changes sign at a mean rate of %.2fω rad/s (Π₃/I₃ = %.2fω; accept ≥ %vω)", fG / P.omega, forced.constants.spin, 10),
+             items = { fG >= 10 * P.omega }, what = "rate" }
+  end }
+cl:claim { key = "pi2_slow_part", text = "Π₂ has slowly varying constituents besides the fast oscillation", published = tostring(pub.pi2_slow_part) .. " (notes [H]: −0.06207)",
+  any = why,
+  judge = function()
+    return { measured = E.T("least squares on [%v, T]: Π₂ ∋ %.5f cos νt (estimate [D] −Λν/(Λ² − ν²)·amp/ν = %.5f; accept ±%v %% of the estimate), " ..
+                            "Π₁ ∋ %.5f sin νt (estimate %.5f)", 0, f2[2], a2, 10, f1[3], a1),
+             items = { top.within(f2[2], a2, 0.10) }, what = "amplitude" }
+  end }
+cl:claim { key = "ranges", text = "(notes [H]) ξ₄ = Γ₁² + Γ₂² and θ stay nearly constant", published = "— [H] ([0.039459, 0.039470], [0.19997, 0.20000])",
+  at = top.print_at(sc, nil, { "plot_every" }),
+  judge = function()
+    return { measured = E.T("ξ₄ ∈ [%.6f, %.6f] (accept ± %v), θ ∈ [%.6f, %.6f] (printed to %v decimals: accept ± %v) on the grid %v s", xlo, xhi, 2e-6, tlo, thi, 5, 5e-6, dt),
+             items = { math.abs(xlo - 0.039459) <= 2e-6, math.abs(xhi - 0.039470) <= 2e-6, math.abs(tlo - 0.19997) <= 5e-6, math.abs(thi - 0.2) <= 5e-6 },
+             what = "bounds" }
+  end }
 top.write_claims(sc, cl, nil, string.format("Maxima over every %d-th RK4 step (grid %g s).", P.check_every, dt))
 sc:figure("top-fig19", { omega = P.omega, amp = P.amp_w * P.omega, nu = nu })

@@ -60,29 +60,31 @@ top.xi40_write_ref(sc, X, P, false, "reference")
 local cl = E.claims(sc)
 local pub = cl.pub
 local lam = model.constants.lambda * P.omega
-local ltxt = string.format("%s: ΛH = %.2f", msgp and string.format("H = T/%d blows up (%s)", P.N_printed, msgp) or
-                            string.format("H = T/%d runs", P.N_printed), lam * P.T / P.N_printed)
-if off then
-  cl:add("runs_at_T1500", string.format("Figure 21 uses H = T/%d", P.N_printed), pub.runs_at_T1500, E.na(off .. "; here " .. ltxt))
-else
-  cl:add("runs_at_T1500", string.format("Figure 21 uses H = T/%d", P.N_printed), pub.runs_at_T1500, ltxt .. (msgp and " > 1" or ""), msgp == nil)
-end
+local at = top.print_at(sc, nil, { "N", "ref_h", "ref_sub" })
+cl:claim { key = "printed_H_runs", text = string.format("Figure 21 uses H = T/%d", P.N_printed), published = pub.printed_H_runs, at = at,
+  judge = function()
+    return { measured = (msgp and E.T("H = T/%d blows up (%s)", P.N_printed, E.quote(msgp)) or E.T("H = T/%d runs", P.N_printed)) ..
+               E.T(": ΛH = %.2f", lam * P.T / P.N_printed) .. (msgp and E.T(" > %v", 1) or ""), items = { msgp == nil }, what = "run" }
+  end }
 local xt = top.xi40_baseline(xi, rxi, P.ref_sub, nu, P.T / P.N, msg)
-cl:add("xi2_xi3_long", string.format("ξ₂, ξ₃ approximated very well over T = %g (H = T/%d)", P.T, P.N), pub.xi2_xi3_long,
-       msg and xt.text or string.format("%s (ξ₄ %.1e, θ %.1e)", xt.text, e[3], e[4]), xt.holds)
-if off or msg then
-  local why = off or ("the HMM run fails: " .. msg)
-  cl:add("hmm_steps", "the HMM needs only 10⁴ steps", pub.hmm_steps, E.na(why))
-  cl:add("rk4_operations", "RK4 needs steps of order 10⁻⁷: 10⁶ operations", pub.rk4_operations, E.na(why))
-else
-  cl:add("hmm_steps", "the HMM needs only 10⁴ steps", pub.hmm_steps,
-         string.format("H = T/%d: %d micro-steps (T/%d with η = 5h would be %d)", P.N, w.micro_steps, P.N_printed, P.N_printed * 5),
-         math.abs(math.log10(w.micro_steps) - 4) <= 0.5)
-  cl:add("rk4_operations", "RK4 needs steps of order 10⁻⁷: 10⁶ operations", pub.rk4_operations,
-         rk and string.format("%d RK4 steps (h = %.1e) already reach the HMM's errors in ξ₄ and θ (%.1e, %.1e); ξ₂, ξ₃ come out far better",
-                              rk.steps, P.T / rk.steps, rk.e3, rk.e4)
-         or "no RK4 run up to 200 T/H steps reaches the HMM's accuracy",
-         rk ~= nil and rk.steps >= 1e6 / 3)
-end
+cl:claim { key = "xi2_xi3_long", text = string.format("ξ₂, ξ₃ approximated very well over T = %g (H = T/%d)", P.T, P.N), published = pub.xi2_xi3_long,
+  any = "an accurate integration of the slow variables, judged against the baseline Π₁ = Π₂ = 0",
+  judge = function()
+    return { measured = msg and xt.text or (xt.text .. E.T(" (ξ₄ %.1e, θ %.1e)", e[3], e[4])), items = xt.items, what = "checks" }
+  end }
+local ok_run = E.premise(msg == nil, "the HMM run completes%s", msg and E.T(" (it fails: %s)", E.quote(msg)) or "")
+local at_all = top.print_at(sc, nil, { "ref_h", "ref_sub" })
+cl:claim { key = "hmm_steps", text = "the HMM needs only 10⁴ steps", published = pub.hmm_steps, at = at_all, premises = { ok_run },
+  judge = function()
+    return { measured = E.T("H = T/%d: %d micro-steps (T/%d with η = %vh would be %d; accept within half a decade)", P.N, w.micro_steps, P.N_printed, 5, P.N_printed * 5),
+             items = { math.abs(math.log10(w.micro_steps) - 4) <= 0.5 }, what = "count" }
+  end }
+cl:claim { key = "rk4_operations", text = "RK4 needs steps of order 10⁻⁷: 10⁶ operations", published = pub.rk4_operations, at = at_all,
+  premises = { ok_run, E.premise(rk ~= nil, "an RK4 run reaches the HMM's accuracy (up to %v T/H steps)", 200) },
+  judge = function()
+    return { measured = E.T("%d RK4 steps (step %.1e) already reach the HMM's errors in ξ₄ and θ (%.1e, %.1e); ξ₂, ξ₃ come out far better (accept ≥ %.3g steps)",
+                            rk.steps, P.T / rk.steps, rk.e3, rk.e4, 1e6 / 3),
+             items = { rk.steps >= 1e6 / 3 }, what = "count" }
+  end }
 top.write_claims(sc, cl, nil, string.format("Errors: maxima over the %d macro nodes.", P.N + 1))
 sc:figure("top-fig21", { label = label })

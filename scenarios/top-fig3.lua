@@ -106,40 +106,48 @@ sc:write_tsv("tables/top-fig3-weights.tsv", { "m", "eta_over_h", "sum_exp1", "su
 
 local cl = E.claims(sc)
 local pub = cl.pub
-cl:add("c1", "C₁ normalises K^exp(1) (value not printed)", "— (notes [D]: 211.07539)",
-       string.format("%.7f (accept 211.0754 ± 1e-3)", c1), math.abs(c1 - 211.0754) <= 1e-3)
-cl:add("c2", "C₂ normalises K^exp(2) (value not printed)", "— (notes [D]: 3.0739192)",
-       string.format("%.8f (accept 3.073919 ± 1e-5)", c2), math.abs(c2 - 3.073919) <= 1e-5)
-cl:add("unit_mass_exp1", "∫K^exp(1) = 1 (6), r = 0", pub.unit_mass_exp1,
-       string.format("%.15f by adaptive Simpson (accept ± 1e-10)", mass1), math.abs(mass1 - 1) <= 1e-10)
-cl:add("unit_mass_exp2", "∫K^exp(2) = 1 (6), r = 0", pub.unit_mass_exp2,
-       string.format("%.15f by adaptive Simpson (accept ± 1e-10)", mass2), math.abs(mass2 - 1) <= 1e-10)
-cl:add("first_moment", "∫t K = 0 (6), 1 ≤ r ≤ p: symmetric kernels", pub.first_moment,
-       string.format("%.1e, %.1e (accept abs ≤ 1e-14); ∫t²K = %.4f, %.4f ≠ 0, so p = 1",
-                     m1[1], m1[2], m2[1], m2[2]),
-       math.abs(m1[1]) <= 1e-14 and math.abs(m1[2]) <= 1e-14 and m2[1] > 0.01 and m2[2] > 0.01)
+local fixed = "the kernels (9) are fixed: no parameter of the run changes them"
+cl:claim { key = "c1", text = "C₁ normalises K^exp(1) (value not printed)", published = "— (notes [D]: 211.07539)", any = fixed,
+  judge = function() return { measured = E.T("%.7f (accept %v ± %v)", c1, 211.0754, 1e-3), items = { math.abs(c1 - 211.0754) <= 1e-3 }, what = "value" } end }
+cl:claim { key = "c2", text = "C₂ normalises K^exp(2) (value not printed)", published = "— (notes [D]: 3.0739192)", any = fixed,
+  judge = function() return { measured = E.T("%.8f (accept %v ± %v)", c2, 3.073919, 1e-5), items = { math.abs(c2 - 3.073919) <= 1e-5 }, what = "value" } end }
+-- an independent quadrature can confirm a unit mass only to its own tolerance
+local quad = E.premise(P.tol <= 1e-11, "the quadrature tolerance %v at most a tenth of the acceptance %v", P.tol, 1e-10)
+cl:claim { key = "unit_mass_exp1", text = "∫K^exp(1) = 1 (6), r = 0", published = pub.unit_mass_exp1, any = fixed, premises = { quad },
+  judge = function() return { measured = E.T("%.15f by adaptive Simpson (accept ± %v)", mass1, 1e-10), items = { math.abs(mass1 - 1) <= 1e-10 }, what = "mass" } end }
+cl:claim { key = "unit_mass_exp2", text = "∫K^exp(2) = 1 (6), r = 0", published = pub.unit_mass_exp2, any = fixed, premises = { quad },
+  judge = function() return { measured = E.T("%.15f by adaptive Simpson (accept ± %v)", mass2, 1e-10), items = { math.abs(mass2 - 1) <= 1e-10 }, what = "mass" } end }
+cl:claim { key = "first_moment", text = "∫t K = 0 (6), 1 ≤ r ≤ p: symmetric kernels", published = pub.first_moment, any = fixed,
+  judge = function()
+    return { measured = E.T("%.1e, %.1e (accept abs ≤ %v); ∫t²K = %.4f, %.4f ≠ 0, so p = %d", m1[1], m1[2], 1e-14, m2[1], m2[2], 1),
+             items = { math.abs(m1[1]) <= 1e-14, math.abs(m1[2]) <= 1e-14, m2[1] > 0.01, m2[2] > 0.01 }, what = "moments" }
+  end }
 local k10, k20 = K(K1, 0), K(K2, 0)
-cl:add("peaks", "Fig. 3a, b: the kernels' peak values K(0)", "— (notes [D]: 1.4222, 0.8807)",
-       string.format("%.4f, %.4f (accept ± 1e-4)", k10, k20),
-       math.abs(k10 - 1.4222) <= 1e-4 and math.abs(k20 - 0.8807) <= 1e-4)
+cl:claim { key = "peaks", text = "Fig. 3a, b: the kernels' peak values K(0)", published = "— (notes [D]: 1.4222, 0.8807)", any = fixed,
+  judge = function()
+    return { measured = E.T("%.4f, %.4f (accept ± %v)", k10, k20, 1e-4), items = { math.abs(k10 - 1.4222) <= 1e-4, math.abs(k20 - 0.8807) <= 1e-4 }, what = "peaks" }
+  end }
 local lib_dev = 0
 for _, x in ipairs { -0.9, -0.3, 0, 0.5, 0.99 } do
   for _, kind in ipairs { K1, K2 } do lib_dev = math.max(lib_dev, math.abs(C.kz_kernel_value(kind, x) - K(kind, x))) end
 end
-cl:add("support", "support [−1, 1]; zero outside", pub.support,
-       string.format("library K(±1) = %g, %g, K(1.01) = %g; library and (9) differ by %.1e inside",
-                     C.kz_kernel_value(K1, 1), C.kz_kernel_value(K2, -1), C.kz_kernel_value(K2, 1.01), lib_dev),
-       C.kz_kernel_value(K1, 1) == 0 and C.kz_kernel_value(K2, -1) == 0 and C.kz_kernel_value(K2, 1.01) == 0
-       and lib_dev <= 1e-13)
-if sums[5] then
-  cl:add("raw_sum_10h", "raw trapezoid weights on η = 10h (m = 5) sum to ≈ 1 (A17)", "— (notes [D]: 1.000073, 1.000742)",
-         string.format("K^exp(1) %.6f, K^exp(2) %.6f (accept ± 1e-6)", sums[5][1], sums[5][2]),
-         math.abs(sums[5][1] - 1.000073) <= 1e-6 and math.abs(sums[5][2] - 1.000742) <= 1e-6)
-end
-cl:add("asym_proposal", "Fig. 3c: an asymmetric kernel on [−1, 0] (no formula printed)", "— (drawn only)",
-       string.format("proposal A2, 2K^exp(1)(2t + 1): mass %.12f, not used by any experiment", massA),
-       "partly")
-
+cl:claim { key = "support", text = "support [−1, 1]; zero outside", published = pub.support, any = fixed,
+  judge = function()
+    local a, b, c = C.kz_kernel_value(K1, 1), C.kz_kernel_value(K2, -1), C.kz_kernel_value(K2, 1.01)
+    return { measured = E.T("library K(±%v) = %g, %g, K(%v) = %g; library and the thesis's formula differ by %.1e inside", 1, a, b, 1.01, c, lib_dev),
+             items = { a == 0, b == 0, c == 0, lib_dev <= 1e-13 }, what = "checks" }
+  end }
+cl:claim { key = "raw_sum_10h", text = "raw trapezoid weights on η = 10h (m = 5) sum to ≈ 1 (A17)", published = "— (notes [D]: 1.000073, 1.000742)", any = fixed,
+  premises = { E.premise(sums[5] ~= nil, "the notes' half-window (m of %v) among the run's m", 5) },
+  judge = function()
+    return { measured = E.T("K^exp(1) %.6f, K^exp(2) %.6f (accept ± %v)", sums[5][1], sums[5][2], 1e-6),
+             items = { math.abs(sums[5][1] - 1.000073) <= 1e-6, math.abs(sums[5][2] - 1.000742) <= 1e-6 }, what = "sums" }
+  end }
+-- Fig. 3c draws an asymmetric kernel and prints no formula: there is nothing to reproduce (the
+-- proposal A2 below is ours, used by no experiment)
+cl:claim { key = "asym_proposal", text = "Fig. 3c: an asymmetric kernel on [−1, 0] (no formula printed)", published = "— (drawn only)", any = fixed,
+  premises = { E.premise(false, "a formula for the kernel of Fig. 3c: the thesis draws it and prints none (our proposal A2, K^exp(1) compressed onto [−%v, %v], " ..
+                         "has mass %.12f and is used by no experiment)", 1, 0, massA) } }
 local wbody = {}
 for _, r in ipairs(wrows) do
   wbody[#wbody + 1] = { tostring(r.m), tostring(r.eta_over_h), string.format("%.6f", r.sum_exp1), string.format("%.6f", r.sum_exp2) }
@@ -148,5 +156,5 @@ local pre = "**Raw trapezoid sums** Σ_j K(j/m)/m (what the weights sum to befor
   S.md_table({ "m = η/(2h)", "η/h", "K^exp(1)", "K^exp(2)" }, wbody)
 top.write_claims(sc, cl, pre,
   string.format("C₁ = %.7f, C₂ = %.8f (trapezoidal rule on 2¹⁴ panels). The asymmetric kernel of Fig. 3c is " ..
-                "a proposal (A2), hence 'partly'.", c1, c2))
+                "drawn without a formula: not measurable (our proposal A2 is not a reproduction).", c1, c2))
 sc:figure("top-fig3", { c1 = c1, c2 = c2 })

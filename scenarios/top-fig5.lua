@@ -44,6 +44,7 @@ local sc = S.new {
   end,
 }
 local P = sc:parse(arg)
+E.check_grid(sc, P.T, P.dt, "parameters 'T', 'dt'") -- the checks sample every dt: T/dt whole
 
 local pend = models.pendulum { l = P.l, g = P.g, vmax = P.vmax, omega = P.omega }
 local hmax = 2 * math.pi / P.omega / P.steps_per_period
@@ -72,32 +73,33 @@ local pub = cl.pub
 local stable = P.vmax * P.vmax / (2 * P.l * P.l) > P.g / P.l
 -- the linearised slow period of (13) about Q = 0: 2 pi / sqrt(vmax^2/(2 l^2) - g/l) [D]
 local lin = stable and 2 * math.pi / math.sqrt(P.vmax * P.vmax / (2 * P.l * P.l) - P.g / P.l)
--- the period from the sign changes: three or more (two give half a period at best)
-local per_slow = #crossings >= 3 and string.format("period %.3f s", 2 * (crossings[#crossings] - crossings[1]) / (#crossings - 1))
-                 or "no period (it needs three sign changes)"
-cl:add("slow_oscillation", "the pendulum oscillates slowly around the stable equilibrium q = 0", pub.slow_oscillation,
-       string.format("Q ∈ [%.4f, %.4f], %d sign changes, %s (linearised [D]: %s); vmax²/(2l²) = %g %s g/l = %g",
-                     Qmin, Qmax, #crossings, per_slow, stable and string.format("%.3f s", lin) or "none, not stable",
-                     P.vmax * P.vmax / (2 * P.l * P.l), stable and ">" or "≤", P.g / P.l),
-       stable and #crossings >= 2 and math.max(-Qmin, Qmax) < 0.5)
+cl:claim { key = "slow_oscillation", text = "the pendulum oscillates slowly around the stable equilibrium q = 0", published = pub.slow_oscillation,
+  any = "Kapitza's stability of the inverted pendulum wherever vmax²/(2l²) > g/l",
+  premises = { E.premise(not stable or P.T >= lin, "the run spans a linearised slow period (T = %v, period %.3g s)", P.T, lin or 0) },
+  judge = function()
+    -- the period from the sign changes: three or more (two give half a period at best)
+    local per = #crossings >= 3 and E.T("period %.3f s", 2 * (crossings[#crossings] - crossings[1]) / (#crossings - 1)) or E.T("no period (it needs %d sign changes)", 3)
+    return { measured = E.T("Q ∈ [%.4f, %.4f], %d sign changes, ", Qmin, Qmax, #crossings) .. per ..
+               (stable and E.T(" (linearised [D]: %.3f s)", lin) or " (linearised [D]: none, not stable)") ..
+               E.T("; vmax²/(%vl²) = %.6g %s g/l = %.6g", 2, P.vmax * P.vmax / (2 * P.l * P.l), stable and ">" or "≤", P.g / P.l),
+             items = { { ok = stable, label = "stable" }, { ok = #crossings >= 2, label = "oscillates" }, { ok = math.max(-Qmin, Qmax) < 0.5, label = "slowly near 0" } },
+             what = "checks" }
+  end }
 -- the notes' check values and the reading of the caption are the printed case's
-local off = top.off_print(sc, P, nil, { "plot_every", "steps_per_period" })
-if off then
-  cl:add("q_wiggle", "q = Q + small oscillations of frequency O(ω) and amplitude O(ω⁻¹) (14)", pub.q_wiggle,
-         E.na(string.format("%s; the notes' 0.163 is the printed case's (here max abs(q − Q) = %.4f rad = %.1f/ω)", off, dq, dq * P.omega)))
-  cl:add("p_relation", "p = P + l⁻¹v_max sin(ωt) sin Q + O(ω⁻¹) (14)", pub.p_relation,
-         E.na(string.format("%s; the notes' 3.74 is the printed case's (here %.3f against max abs(p − P) = %.3f)", off, dlift, dp)))
-  cl:add("omega", "ε⁻¹ = ω", pub.omega, E.na(off .. "; the caption's ε⁻¹ = 200 is read for the printed case"))
-else
-  cl:add("q_wiggle", "q = Q + small oscillations of frequency O(ω) and amplitude O(ω⁻¹) (14)", pub.q_wiggle,
-         string.format("max abs(q − Q) = %.4f rad = %.1f/ω on the grid dt = %g s (notes [H]: 0.163, accept ±5 %%)", dq, dq * P.omega, P.dt),
-         top.within(dq, 0.163, 0.05))
-  cl:add("p_relation", "p = P + l⁻¹v_max sin(ωt) sin Q + O(ω⁻¹) (14)", pub.p_relation,
-         string.format("max abs(p − P − l⁻¹v_max sin(ωt) sin Q) = %.3f against max abs(p − P) = %.3f on the grid dt = %g s (notes [H]: 3.74, accept ±5 %%)",
-                       dlift, dp, P.dt),
-         top.within(dlift, 3.74, 0.05) and dlift < dp)
-  cl:add("omega", "ε⁻¹ = ω", pub.omega, tostring(P.omega), P.omega == tonumber(pub.omega))
-end
+local at = top.print_at(sc, nil, { "plot_every", "steps_per_period" })
+cl:claim { key = "q_wiggle", text = "q = Q + small oscillations of frequency O(ω) and amplitude O(ω⁻¹) (14)", published = tostring(pub.q_wiggle) .. " (notes [H]: 0.163)",
+  at = at,
+  judge = function()
+    return { measured = E.T("max abs(q − Q) = %.4f rad = %.1f/ω on the grid dt = %v s (accept ±%v %%)", dq, dq * P.omega, P.dt, 5),
+             items = { top.within(dq, 0.163, 0.05) }, what = "value" }
+  end }
+cl:claim { key = "p_relation", text = "p = P + l⁻¹v_max sin(ωt) sin Q + O(ω⁻¹) (14)", published = tostring(pub.p_relation) .. " (notes [H]: 3.74)", at = at,
+  judge = function()
+    return { measured = E.T("max abs(p − P − l⁻¹v_max sin(ωt) sin Q) = %.3f against max abs(p − P) = %.3f on the grid dt = %v s (accept ±%v %%)", dlift, dp, P.dt, 5),
+             items = { top.within(dlift, 3.74, 0.05), dlift < dp }, what = "checks" }
+  end }
+cl:claim { key = "omega", text = "ε⁻¹ = ω", published = tostring(pub.omega), at = at,
+  judge = function() return { measured = E.T("%v", P.omega), items = { P.omega == tonumber(pub.omega) }, what = "value" } end }
 top.write_claims(sc, cl, nil,
   "Every maximum is over the samples t = k·dt of the check grid. The O(1/ω) terms of (14) are not small at ω = 200: " ..
   "the phase of the averaged solution drifts by O(t/ω), which max abs(q − Q) accumulates.")

@@ -137,68 +137,65 @@ local cl = E.claims(sc)
 local pub = cl.pub
 local sv_ex = { dP = E.maxdiff(sv_exact[2], exact[2]), dQ = E.maxdiff(sv_exact[1], exact[1]) }
 -- the trivial baseline: the equilibrium Q = P = 0, whose error is the amplitude of (13) itself;
--- "follows" = within 10 % of it (yes), within half of it (partly), otherwise no
+-- "follows" = within 10 % of it
 local bP, bQ = top.maxabs(exact[2]), top.maxabs(exact[1])
 local t_follow = P.T
 for n = 1, #Q do
   if math.abs(Pm[n] - exact[2][n]) > 0.1 * bP or math.abs(Q[n] - exact[1][n]) > 0.1 * bQ then t_follow = (n - 1) * P.H; break end
 end
 local fP, fQ = main.dP_exact / bP, main.dQ_exact / bQ
-cl:add("follows_averaged", string.format("Fig. 6: the HMM (dotted) follows the averaged solution (13) (solid) on [0, %g]", P.T), pub.follows_averaged,
-       string.format("max abs ΔP = %.3f, max abs ΔQ = %.3f against (13) on t_n = nH: %.2f, %.2f of the error of the equilibrium P = Q = 0 " ..
-                     "(%.3f, %.3f; accept ≤ 0.1, partly ≤ 0.5); within 10 %% of it until t = %g; against Verlet on the micro-biased (13) " ..
-                     "%.1e, %.1e%s; Verlet with step H on the exact (13) is off by %.3f, %.3f",
-                     main.dP_exact, main.dQ_exact, fP, fQ, bP, bQ, t_follow, main.dP_sv, main.dQ_sv,
-                     (main.dP_sv <= 1e-3 * bP and main.dQ_sv <= 1e-3 * bQ) and " (≤ 1e-3 of the amplitudes): the HMM is accurate for its discretised problem" or "",
-                     sv_ex.dP, sv_ex.dQ),
-       (fP <= 0.1 and fQ <= 0.1) or (fP <= 0.5 and fQ <= 0.5 and "partly"))
+cl:claim { key = "follows_averaged", text = "Fig. 6: the HMM (dotted) follows the averaged solution (13) (solid)", published = pub.follows_averaged,
+  any = "an HMM approximates its averaged equation, at any parameters; judged against the equilibrium P = Q = 0",
+  premises = { E.premise(bP > 0 and bQ > 0, "(13) moves: the baseline P = Q = 0 differs from it (by %.3g, %.3g)", bP, bQ) },
+  judge = function()
+    return { measured = E.T("max abs ΔP = %.3f, max abs ΔQ = %.3f against (13) on t_n = nH: %.2f, %.2f of the error of the equilibrium P = Q = %v " ..
+                            "(%.3f, %.3f; accept ≤ %v); within %v %% of it until t = %v; against Verlet on the micro-biased (13) %.1e, %.1e; " ..
+                            "Verlet with step H on the exact (13) is off by %.3f, %.3f",
+                            main.dP_exact, main.dQ_exact, fP, fQ, 0, bP, bQ, 0.1, 10, t_follow, main.dP_sv, main.dQ_sv, sv_ex.dP, sv_ex.dQ),
+             items = { { ok = fP <= 0.1, label = "P" }, { ok = fQ <= 0.1, label = "Q" } }, what = "components" }
+  end }
 -- the operation counts and savings are the printed case's: compared only at its parameters
 local std = P.T * P.steps_per_period * P.omega / (2 * math.pi)
-local off_hmm = top.off_print(sc, P, { "T", "H", "periods", "steps_per_period", "macro" })
-if off_hmm then
-  cl:add("hmm_operations", "the HMM requires 10⁴ operations", pub.hmm_operations, E.na(off_hmm))
-else
-  cl:add("hmm_operations", "the HMM requires 10⁴ operations", pub.hmm_operations,
-         string.format("%d micro-steps (%d microsimulations of η/h = %d)", main.micro_steps, main.estimates, P.periods * P.steps_per_period),
-         math.abs(math.log10(main.micro_steps) - 4) <= 0.5 or "partly")
-end
-local off_std = top.off_print(sc, P, { "omega", "T", "steps_per_period" })
-if off_std then
-  cl:add("standard_operations", "a standard solver needs 10⁶ operations at ω = 10⁶", pub.standard_operations, E.na(off_std))
-else
-  cl:add("standard_operations", "a standard solver needs 10⁶ operations at ω = 10⁶", pub.standard_operations,
-         string.format("Verlet at the micro step h: T/h = %.3g steps at ω = %g", std, P.omega),
-         math.abs(math.log10(std) - 6) <= 0.5 or "partly")
-end
+cl:claim { key = "hmm_operations", text = "the HMM requires 10⁴ operations", published = pub.hmm_operations,
+  at = top.print_at(sc, { "T", "H", "periods", "steps_per_period", "macro" }),
+  judge = function()
+    return { measured = E.T("%d micro-steps (%d microsimulations of η/h = %d; accept within half a decade)", main.micro_steps, main.estimates, P.periods * P.steps_per_period),
+             items = { math.abs(math.log10(main.micro_steps) - 4) <= 0.5 }, what = "count" }
+  end }
+cl:claim { key = "standard_operations", text = "a standard solver needs 10⁶ operations at ω = 10⁶", published = pub.standard_operations,
+  at = top.print_at(sc, { "omega", "T", "steps_per_period" }),
+  judge = function()
+    return { measured = E.T("Verlet at the micro step h: T/h = %.3g steps at ω = %v (accept within half a decade)", std, P.omega),
+             items = { math.abs(math.log10(std) - 6) <= 0.5 }, what = "count" }
+  end }
 -- savings at omega0 from the run at omega0 (the figure's or the sweep's)
-local off_all = top.off_print(sc, P, nil, { "omega", "omegas", "ref_h" })
+local at_all = top.print_at(sc, nil, { "omega", "omegas", "ref_h" })
 local function savings(key, text, om0, want)
   local r
   for _, x in ipairs(trows) do if x.omega == om0 and x.micro == P.micro then r = x end end
-  if off_all or not r then
-    cl:add(key, text, pub[key], E.na(off_all or string.format("ω = %g was not run (omega, omegas)", om0)))
-    return
-  end
-  local steps = P.T * P.steps_per_period * om0 / (2 * math.pi)
-  cl:add(key, text, pub[key], string.format("(T/h)/micro-steps = %.3g/%d = %.3g at ω = %g", steps, r.micro_steps, steps / r.micro_steps, om0),
-         math.abs(math.log10(steps / r.micro_steps) - math.log10(want)) <= 0.5)
+  local a = {}
+  for k, v in pairs(at_all) do a[k] = v end
+  cl:claim { key = key, text = text, published = pub[key], at = a,
+    premises = { E.premise(r ~= nil, "ω = %v run (omega, omegas)", om0) },
+    judge = function()
+      local steps = P.T * P.steps_per_period * om0 / (2 * math.pi)
+      return { measured = E.T("(T/h)/micro-steps = %.3g/%d = %.3g at ω = %v (accept within half a decade)", steps, r.micro_steps, steps / r.micro_steps, om0),
+               items = { math.abs(math.log10(steps / r.micro_steps) - math.log10(want)) <= 0.5 }, what = "ratio" }
+    end }
 end
 savings("savings_1e6", "computational savings of 10² (ω = 10⁶)", 1e6, 1e2)
-local lo, hi = math.huge, 0
-for _, e in ipairs(errs) do lo, hi = math.min(lo, e), math.max(hi, e) end
 local mean = 0
 for _, e in ipairs(errs) do mean = mean + e / #errs end
-local omegas = {}
-for i, om in ipairs(P.omegas) do omegas[i] = string.format("%g", om) end
-if #errs >= 2 then
-  cl:add("error_constant_in_omega", "the error is almost constant as ω increases (same H)", pub.error_constant_in_omega,
-         string.format("max abs ΔP against (13) on t_n = nH = %s for ω = %s: spread %.1f %% (accept ≤ 5 %%)", E.range(errs, "%.3f"),
-                       table.concat(omegas, ", "), 100 * (hi - lo) / mean),
-         (hi - lo) <= 0.05 * mean)
-else
-  cl:add("error_constant_in_omega", "the error is almost constant as ω increases (same H)", pub.error_constant_in_omega,
-         E.na("one ω in omegas: nothing to compare"))
-end
+cl:claim { key = "error_constant_in_omega", text = "the error is almost constant as ω increases (same H)", published = pub.error_constant_in_omega,
+  any = "an HMM's error does not depend on ω beyond O(1/ω), at any parameters", premises = { E.at_least(#errs, 2, "values of omegas (a comparison)") },
+  judge = function()
+    local items = {}
+    for i, e in ipairs(errs) do items[i] = { ok = math.abs(e - mean) <= 0.025 * mean, label = "ω = " .. E.show(P.omegas[i]) } end
+    local _, lo, hi = E.range(errs)
+    return { measured = E.T("max abs ΔP against (13) on t_n = nH = %.3f–%.3f for ω = %v: spread %.1f %% (accept each within %v %% of the mean)",
+                            lo, hi, P.omegas, 100 * (hi - lo) / mean, 2.5),
+             items = items, what = "values of ω" }
+  end }
 savings("savings_1e8", "savings of 10⁴ when ω = 10⁸", 1e8, 1e4)
 
 local body = {}

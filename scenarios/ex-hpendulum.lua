@@ -195,72 +195,92 @@ local function maxabs(a)
   for i = 1, #a do m = math.max(m, math.abs(a[i])) end
   return m
 end
-if runl then
-  local d, count, scale = 0, 0, 0
-  local function acc(a, b)
-    d, count, scale = math.max(d, maxdiff(a, b)), count + #a, math.max(scale, maxabs(a))
-  end
-  acc(run.Q, runl.Q); acc(run.P, runl.P); acc(run.direct[1], runl.direct[1]); acc(run.direct[2], runl.direct[2])
-  acc(run.F, runl.F); acc(run.zeros, runl.zeros)
-  for k = 1, N do acc(run.sam[k], runl.sam[k]) end
-  local same_counts = run.hmm_work.force_evals == runl.hmm_work.force_evals and
-                      run.direct_work.force_evals == runl.direct_work.force_evals and
-                      run.sam_work.force_evals == runl.sam_work.force_evals
-  cl:add("same_numbers", "the model as C source and as Lua functions gives the same numbers (HMM, direct RK4, SAM, force estimates) and work counts",
-         "equal up to round-off",
-         string.format("max abs(C − Lua) = %s over %d numbers (accept ≤ 1e-12 × %.3g); work counts %s",
-                       d == 0 and "0 (bit-identical)" or S.sci(d), count, scale, same_counts and "equal" or "differ"),
-         d <= 1e-12 * scale and #run.zeros == #runl.zeros and same_counts)
-end
+local why = "the averaging of a vibrated pendulum, at any ω large against the slow motion"
+-- the averaged motion describes the true one only where the fast wiggle v_max/(ℓω) is small
+local wiggle = P.vmax / (P.l * P.omega)
+local small = E.premise(wiggle <= 0.25, "the fast wiggle v_max/(ℓω) = %.3g rad at most %v rad (the averaging regime)", wiggle, 0.25)
+cl:claim { key = "same_numbers", text = "the model as C source and as Lua functions gives the same numbers (HMM, direct RK4, SAM, force estimates) and work counts",
+  published = "equal up to round-off", any = "the two forms of one model, at any parameters",
+  premises = { E.premise(runl ~= nil, "the Lua-function run made") },
+  judge = function()
+    local d, count, scale = 0, 0, 0
+    local function acc(a, b)
+      d, count, scale = math.max(d, maxdiff(a, b)), count + #a, math.max(scale, maxabs(a))
+    end
+    acc(run.Q, runl.Q); acc(run.P, runl.P); acc(run.direct[1], runl.direct[1]); acc(run.direct[2], runl.direct[2])
+    acc(run.F, runl.F); acc(run.zeros, runl.zeros)
+    for k = 1, N do acc(run.sam[k], runl.sam[k]) end
+    local same_counts = run.hmm_work.force_evals == runl.hmm_work.force_evals and
+                        run.direct_work.force_evals == runl.direct_work.force_evals and
+                        run.sam_work.force_evals == runl.sam_work.force_evals
+    return { measured = (d == 0 and E.T("max abs(C − Lua) = %v (bit-identical)", 0) or E.T("max abs(C − Lua) = %.2e", d)) ..
+               E.T(" over %d numbers (accept ≤ %v × %.3g); work counts %s", count, 1e-12, scale, same_counts and "equal" or "differ"),
+             items = { { ok = d <= 1e-12 * scale, label = "numbers" }, { ok = #run.zeros == #runl.zeros, label = "zeros" }, { ok = same_counts, label = "work counts" } },
+             what = "checks" }
+  end }
 local cstar = 2 * P.g * P.l / (P.vmax * P.vmax)
 local zeros = run.zeros
 if cstar < 1 then
   local phistar = math.acos(cstar)
   local z = zeros[1]
-  cl:add("tilted_equilibrium", "v_max² > 2gℓ: the averaged force vanishes at the tilted equilibrium cos Φ* = 2gℓ/v_max²",
-         string.format("Φ* = %.6f rad", phistar),
-         z and string.format("zero of the HMM estimate F~(Q) at %.6f rad (%d sign change%s; accept one, within 2·10⁻³ rad)",
-                             z, #zeros, #zeros == 1 and "" or "s") or "F~ has no sign change on (0, π)",
-         #zeros == 1 and math.abs(z - phistar) <= 2e-3)
+  cl:claim { key = "tilted_equilibrium", text = "v_max² > 2gℓ: the averaged force vanishes at the tilted equilibrium cos Φ* = 2gℓ/v_max²",
+    published = E.T("Φ* = %.6f rad", phistar), any = why,
+    judge = function()
+      return { measured = z and E.T("zero of the HMM estimate F~(Q) at %.6f rad (%d sign change%s; accept one, within %v rad)", z, #zeros, #zeros == 1 and "" or "s", 2e-3)
+                            or E.T("F~ has no sign change on (%v, π)", 0),
+               items = { { ok = #zeros == 1, label = "one zero" }, { ok = z ~= nil and math.abs(z - phistar) <= 2e-3, label = "at Φ*" } }, what = "checks" }
+    end }
 else
-  cl:add("tilted_equilibrium", "v_max² ≤ 2gℓ: no tilted equilibrium, the bottom stays stable", "no zero of F on (0, π)",
-         string.format("%d sign change(s) of F~ on (0, π)", #zeros), #zeros == 0)
+  cl:claim { key = "tilted_equilibrium", text = "v_max² ≤ 2gℓ: no tilted equilibrium, the bottom stays stable", published = "no zero of F on (0, π)", any = why,
+    judge = function() return { measured = E.T("%d sign change(s) of F~ on (%v, π)", #zeros, 0), items = { #zeros == 0 }, what = "count" } end }
 end
 local Fsmall, Fexact = hmm.force(mc, o, 0, { 0.1, 0 })[1], mc.averaged_force(0.1)
-cl:add("bottom", string.format("near the bottom (Q = 0.1) the averaged force %s the bottom (gravity alone: %.3f)",
-         cstar < 1 and "pushes away from" or "pulls back to", -P.g / P.l * math.sin(0.1)),
-       string.format("F(0.1) = %.4f", Fexact), string.format("F~(0.1) = %.4f (accept: the sign of F, within 5 %%)", Fsmall),
-       math.abs(Fsmall / Fexact - 1) <= 0.05)
+cl:claim { key = "bottom", text = string.format("near the bottom (Q = 0.1) the averaged force %s the bottom", cstar < 1 and "pushes away from" or "pulls back to"),
+  published = E.T("F(%v) = %.4f (gravity alone: %.3f)", 0.1, Fexact, -P.g / P.l * math.sin(0.1)), any = why,
+  judge = function()
+    return { measured = E.T("F~(%v) = %.4f (accept: the sign of F, within %v %%)", 0.1, Fsmall, 5), items = { math.abs(Fsmall / Fexact - 1) <= 0.05 }, what = "estimate" }
+  end }
 local Fk = {}
 for i, r in ipairs(frows) do Fk[i] = r.F_kapitza end
-local dfo, fmax = maxdiff(run.F, Fk), maxabs(Fk)
-cl:add("force_curve", "the HMM force estimates follow Kapitza's averaged force over 0 ≤ Q ≤ π",
-       "F(Q) = sin Q (v_max² cos Q/(2ℓ²) − g/ℓ)",
-       string.format("max abs(F~ − F) = %.3g at %d points; max abs(F) = %.3g (accept ≤ 1 %% of it)", dfo, #Qs, fmax),
-       dfo <= 0.01 * fmax)
-local wiggle = P.vmax / (P.l * P.omega)
+cl:claim { key = "force_curve", text = "the HMM force estimates follow Kapitza's averaged force over 0 ≤ Q ≤ π", published = "F(Q) = sin Q (v_max² cos Q/(2ℓ²) − g/ℓ)",
+  any = why,
+  judge = function()
+    local fmax, items = maxabs(Fk), {}
+    for i = 1, #Fk do items[i] = { ok = math.abs(run.F[i] - Fk[i]) <= 0.01 * fmax, label = E.T("Q = %.3g", Qs[i]).s } end
+    return { measured = E.T("max abs(F~ − F) = %.3g at %d points; max abs(F) = %.3g (accept ≤ %v %% of it at every point)", maxdiff(run.F, Fk), #Qs, fmax, 1),
+             items = items, what = "points" }
+  end }
 local e_dir = maxdiff(run.direct[1], avg[1])
-cl:add("direct_vs_averaged", "the true motion stays within its wiggle of the averaged motion (started from the slow initial value)",
-       string.format("O(v_max/(ℓω)) = %.3g rad", wiggle),
-       string.format("max_n abs(q(t_n) − Q(t_n)) = %.3g rad (accept ≤ 1.5 v_max/(ℓω))", e_dir), e_dir <= 1.5 * wiggle)
+cl:claim { key = "direct_vs_averaged", text = "the true motion stays within its wiggle of the averaged motion (started from the slow initial value)",
+  published = E.T("O(v_max/(ℓω)) = %.3g rad", wiggle), any = why, premises = { small },
+  judge = function()
+    return { measured = E.T("max_n abs(q(t_n) − Q(t_n)) = %.3g rad (accept ≤ %v v_max/(ℓω))", e_dir, 1.5), items = { e_dir <= 1.5 * wiggle }, what = "distance" }
+  end }
 local e_hd = maxdiff(run.Q, run.direct[1])
-cl:add("hmm_vs_direct", "the HMM (Algorithm 2: windows from p = 0 at phase 0) follows the true motion at the stroboscopic times t_n",
-       "O(H²) + O(1/ω)",
-       string.format("max_n abs(Q_n − q(t_n)) = %.3g rad over %d macro-steps (accept ≤ v_max/(ℓω))", e_hd, N), e_hd <= wiggle)
+cl:claim { key = "hmm_vs_direct", text = "the HMM (Algorithm 2: windows from p = 0 at phase 0) follows the true motion at the stroboscopic times t_n",
+  published = "O(H²) + O(1/ω)", any = why, premises = { small },
+  judge = function()
+    return { measured = E.T("max_n abs(Q_n − q(t_n)) = %.3g rad over %d macro-steps (accept ≤ v_max/(ℓω) = %.3g)", e_hd, N, wiggle), items = { e_hd <= wiggle },
+             what = "distance" }
+  end }
 local e_sam = 0
 for k = 1, N do
   e_sam = math.max(e_sam, math.abs(run.sam[k][1] - run.direct[1][k + 1]), math.abs(run.sam[k][2] - run.direct[2][k + 1]) * period)
 end
-cl:add("sam_vs_direct", "SAM's macro-steps land on the true motion at the stroboscopic times t_n",
-       "far closer than the wiggle",
-       string.format("max_n max(abs(Δq), abs(Δp)·2π/ω) = %.3g over %d macro-steps (accept ≤ v_max/(10 ℓω))", e_sam, N),
-       e_sam <= 0.1 * wiggle)
+cl:claim { key = "sam_vs_direct", text = "SAM's macro-steps land on the true motion at the stroboscopic times t_n", published = "far closer than the wiggle",
+  any = "stroboscopic averaging approximates the true motion at whole periods, at any ω", premises = { small },
+  judge = function()
+    return { measured = E.T("max_n max(abs(Δq), abs(Δp)·2π/ω) = %.3g over %d macro-steps (accept ≤ v_max/(%v ℓω) = %.3g)", e_sam, N, 10, 0.1 * wiggle),
+             items = { e_sam <= 0.1 * wiggle }, what = "distance" }
+  end }
 local d10 = maxdiff(Q10, direct10[1])
-cl:add("omega_independence", "at 10ω the HMM does the same work and is as accurate; a direct integration's work grows like ω",
-       "same work, same accuracy at 10ω",
-       string.format("HMM force evaluations at ω and 10ω: %d and %d; direct: %d and %d; at 10ω max_n abs(Q_n − q(t_n)) = %.3g rad (accept equal HMM work and ≤ v_max/(ℓω))",
-                     run.hmm_work.force_evals, work10.force_evals, run.direct_work.force_evals, dwork10.force_evals, d10),
-       work10.force_evals == run.hmm_work.force_evals and d10 <= wiggle)
+cl:claim { key = "omega_independence", text = "at 10ω the HMM does the same work and is as accurate; a direct integration's work grows like ω",
+  published = "same work, same accuracy at 10ω", any = "the HMM's work is fixed by its parameters in units of the period", premises = { small },
+  judge = function()
+    return { measured = E.T("HMM force evaluations at ω and %vω: %d and %d; direct: %d and %d; at %vω max_n abs(Q_n − q(t_n)) = %.3g rad (accept equal HMM work and ≤ v_max/(ℓω))",
+                            10, run.hmm_work.force_evals, work10.force_evals, run.direct_work.force_evals, dwork10.force_evals, 10, d10),
+             items = { { ok = work10.force_evals == run.hmm_work.force_evals, label = "same work" }, { ok = d10 <= wiggle, label = "as accurate" } }, what = "checks" }
+  end }
 
 sc:write_tsv("data/ex-hpendulum.tsv", { "t", "q_direct", "p_direct", "Q_avg", "P_avg", "Q_hmm", "P_hmm", "q_sam", "p_sam" }, rows,
   { string.format("ex-hpendulum: horizontally vibrated pendulum, omega = %g, l = %g, g = %g, vmax = %g, q(0) = %g at rest; t_n = n H, H = %d periods",

@@ -160,19 +160,22 @@ describe("atlas", function()
     local P = { omega = { 1 }, target = { 1e-3 } }
     local cl = E.claims(nil)
     -- one stiffness value, or a method the run does not have: no exponent to fit
-    assert.truthy(E.is_na(AC.claim_exponent(cl, "k", "text", prob, P, rows, "a", 1e-3, -0.1, 0.1)))
-    assert.truthy(cl.rows[#cl.rows].measured:find("n/a: one ω in this run", 1, true), cl.rows[#cl.rows].measured)
-    assert.truthy(E.is_na(AC.claim_exponent(cl, "k2", "text", prob, { omega = { 1, 2 } }, rows, "zz", 1e-3, -0.1, 0.1)))
-    assert.truthy(cl.rows[#cl.rows].measured:find("zz is not among this run's methods", 1, true), cl.rows[#cl.rows].measured)
-    assert.is_true(AC.claim_cheapest(cl, "c", "text", prob, P, rows, methods, 1e-3, 1, { "HMM" }, 10))
-    assert.is_false(AC.claim_cheapest(cl, "d", "text", prob, P, rows, methods, 1e-3, 1, { "HMM" }, 100))
-    assert.truthy(E.is_na(AC.claim_cheapest(cl, "e", "text", prob, P, rows, methods, 1e-3, 1, { "SAM" }, 10)))
-    assert.truthy(E.is_na(AC.claim_cheapest(cl, "f", "text", prob, P, rows, { methods[1] }, 1e-3, 1, { "HMM" }, 10)))
-    assert.is_true(AC.claim_unreached(cl, "u", "text", prob, P, rows, methods, 1e-5, 1, { "HMM" }))
-    assert.is_false(AC.claim_unreached(cl, "v", "text", prob, P, rows, methods, 1e-3, 1, { "HMM" }))
-    assert.truthy(E.is_na(AC.claim_unreached(cl, "w", "text", prob, P, rows, methods, 1e-5, 1, { "SAM" }))) -- not yes on nothing
-    assert.is_true(AC.claim_costlier(cl, "x", "text", prob, P, rows, methods, 1e-3, { "direct" }, 1, { "HMM" }))
-    assert.truthy(E.is_na(AC.claim_costlier(cl, "y", "text", prob, P, rows, methods, 1e-3, { "SAM" }, 1)))
+    assert.are.equal("n/a", AC.claim_exponent(cl, "k", "text", prob, P, rows, "a", 1e-3, -0.1, 0.1))
+    assert.truthy(cl.rows[#cl.rows].measured:find("at least 2 ω values (an exponent) (this run: 1)", 1, true), cl.rows[#cl.rows].measured)
+    assert.are.equal("n/a", AC.claim_exponent(cl, "k2", "text", prob, { omega = { 1, 2 } }, rows, "zz", 1e-3, -0.1, 0.1))
+    assert.truthy(cl.rows[#cl.rows].measured:find("zz among the run's methods", 1, true), cl.rows[#cl.rows].measured)
+    assert.are.equal("yes", AC.claim_cheapest(cl, "c", "text", prob, P, rows, methods, 1e-3, 1, { "HMM" }, 10))
+    assert.are.equal("partly", AC.claim_cheapest(cl, "d", "text", prob, P, rows, methods, 1e-3, 1, { "HMM" }, 100)) -- the cheapest, not 100 times
+    assert.are.equal("n/a", AC.claim_cheapest(cl, "e", "text", prob, P, rows, methods, 1e-3, 1, { "SAM" }, 10))
+    assert.are.equal("n/a", AC.claim_cheapest(cl, "f", "text", prob, P, rows, { methods[1] }, 1e-3, 1, { "HMM" }, 10))
+    -- a target every run already beats: the works are upper bounds, and a ratio to a bound is not measured
+    assert.are.equal("n/a", AC.claim_cheapest(cl, "g", "text", prob, P, rows, methods, 0.1, 1, { "HMM" }, 1))
+    assert.truthy(cl.rows[#cl.rows].measured:find("interpolated, not bounded (a ≤ 10)", 1, true), cl.rows[#cl.rows].measured)
+    assert.are.equal("yes", AC.claim_unreached(cl, "u", "text", prob, P, rows, methods, 1e-5, 1, { "HMM" }))
+    assert.are.equal("no", AC.claim_unreached(cl, "v", "text", prob, P, rows, methods, 1e-3, 1, { "HMM" }))
+    assert.are.equal("n/a", AC.claim_unreached(cl, "w", "text", prob, P, rows, methods, 1e-5, 1, { "SAM" })) -- not yes on nothing
+    assert.are.equal("yes", AC.claim_costlier(cl, "x", "text", prob, P, rows, methods, 1e-3, { "direct" }, 1, { "HMM" }))
+    assert.are.equal("n/a", AC.claim_costlier(cl, "y", "text", prob, P, rows, methods, 1e-3, { "SAM" }, 1))
   end)
 
   it("bench-atlas writes every run, the summary and what its figure draws", function()

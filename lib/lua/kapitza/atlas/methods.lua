@@ -12,17 +12,19 @@ local sam = require "kapitza.sam"
 
 local M = {}
 
--- "10^{3}" (gnuplot enhanced) for a power of ten, else %g; "2^{-10}" for a power of two.
+-- "10^{3}" (gnuplot enhanced) for a power of ten, else the value as given (never rounded);
+-- "2^{-10}" for a power of two.
+local show = require("kapitza.claims").show
 local function gp_pow(x, base)
   local k = math.log(x) / math.log(base)
   local r = math.floor(k + 0.5)
   if math.abs(k - r) < 1e-9 then return string.format("%d^{%d}", base, r) end
-  return string.format("%g", x)
+  return show(x)
 end
 local function md_pow10(x)
   local k = math.floor(math.log10(x) + 0.5)
   if math.abs(x - S.pow10(k)) <= 1e-9 * x then return "10^" .. k end
-  return string.format("%g", x)
+  return show(x)
 end
 M.gp_pow, M.md_pow10 = gp_pow, md_pow10
 

@@ -113,7 +113,7 @@ function M.dpend(cl, prob, P, rows, methods)
   unreached(cl, "hmm_floor", "at the smallest ω no constrained HMM reaches the first target: the averaged motion " ..
             "is too far from the true one", prob, P, rows, methods, e1, 1, { "HMM" })
   unreached(cl, "averaging_second_target", "at the largest ω no averaging method reaches the second target " ..
-            "(first-order convergence in H, O(1/ω) floor)", prob, P, rows, methods, en, last, { "HMM", "SAM" })
+            "(the O(1/ω) distance of the averaged motion from the true one)", prob, P, rows, methods, en, last, { "HMM", "SAM" })
 end
 
 return M

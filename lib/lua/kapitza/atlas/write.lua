@@ -53,7 +53,7 @@ end
 -- cheapest direct stepper, and the ratio direct / cheapest. Returns TSV rows and Markdown.
 function M.summary(prob, P, rows, methods, na)
   local st = prob.stiff
-  local show = st.show or function(s) return string.format("%g", s) end
+  local show = st.show or require("kapitza.claims").show
   local trows, md = {}, {}
   md[#md + 1] = string.format("Work (force evaluations) to reach each target error, from the runs of the sweep " ..
     "(log-log interpolation between two runs that bracket the target; ≤ : the cheapest run was already more " ..
@@ -151,7 +151,7 @@ end
 -- figures/<id>.svg (error against force evaluations, one panel per stiffness).
 function M.write(sc, prob, P, rows, ctxs, methods, na)
   local st = prob.stiff
-  local show = st.show or function(s) return string.format("%g", s) end
+  local show = st.show or require("kapitza.claims").show
   local notes = {}
   for si, ctx in ipairs(ctxs) do
     notes[#notes + 1] = string.format("%s = %s: %s", st.key, S.fmt(P[st.key][si]), ctx.note or "")

@@ -114,12 +114,91 @@ local function verdicts(id)
   return v
 end
 
+-- The conclusions are woven from the claims tables, never typed (issue 27): a conclusion file
+-- paper/reference/conclusion-<key>.md is a template whose numbers and verdicts are placeholders,
+-- resolved here from the tables the scenarios wrote (an unknown placeholder stops the weave):
+--   {{ID/KEY}}             the claim's verdict in words: "holds", "holds in part (3 of 4 cells)",
+--                          "does not hold (0 of 2 checks)", "is not measurable here"
+--   {{ID/KEY:evidence}}    its evidence, "3 of 4 cells"; {{ID/KEY:published}} its published column
+--   {{ID/KEY:NAME|FMT}}    a value the claim was given under NAME (values column), formatted by FMT
+--                          (string.format, default %.3g)
+--   {{count:P}}            "k of n claims hold" over the scenarios P-* (or the scenario P itself);
+--                          {{count:P:VERDICT}} the number
+--                          with that verdict (yes, no, partly, n/a)
+--   {{list:P:VERDICT}}     the claims of P-* with that verdict, as "`key` (id)", joined by ", "
+--   {{errata:P}}           the number of rows of paper P in the errata register
+local claim_rows = {}
+local function claims_of(id)
+  if claim_rows[id] then return claim_rows[id] end
+  local t = {}
+  local files = ls(paper .. "/tables/" .. id .. ".tsv")
+  for _, f in ipairs(ls(paper .. "/tables/" .. id .. "-*.tsv")) do files[#files + 1] = f end
+  for _, f in ipairs(files) do
+    local head = (read(f) or ""):match("\n?([^#\n][^\n]*)")
+    if head and head:match("^claim\t") and head:match("\tholds") then
+      for _, r in ipairs(tsv(f)) do t[#t + 1] = r; t[r.claim] = r end
+    end
+  end
+  claim_rows[id] = t
+  return t
+end
+local function scenarios_of(key)
+  if read(root .. "/scenarios/" .. key .. ".lua") then return { key } end
+  local t = {}
+  for _, f in ipairs(ls(root .. "/scenarios/" .. key .. "-*.lua")) do t[#t + 1] = base(f):gsub("%.lua$", "") end
+  return sort_natural(t)
+end
+local function placeholder(ph, where)
+  local function fail(why) io.stderr:write(string.format("weave: %s: {{%s}}: %s\n", where, ph, why)); os.exit(1) end
+  local what, a, b = ph:match("^(%a+):([^:]+):?(.*)$")
+  if what == "count" or what == "list" then
+    local v = { yes = 0, no = 0, partly = 0, ["n/a"] = 0, n = 0 }
+    local list = {}
+    for _, id in ipairs(scenarios_of(a)) do
+      for _, r in ipairs(claims_of(id)) do
+        v.n, v[r.holds] = v.n + 1, (v[r.holds] or 0) + 1
+        if r.holds == b then list[#list + 1] = string.format("`%s` (%s)", r.claim, id) end
+      end
+    end
+    if v.n == 0 then fail("no claims") end
+    if what == "list" then return #list > 0 and table.concat(list, ", ") or "none" end
+    if b == "" then return string.format("%d of %d claims hold", v.yes, v.n) end
+    if not v[b] then fail("no verdict " .. b) end
+    return tostring(v[b])
+  end
+  if what == "errata" then
+    local n = 0
+    for _, e in ipairs(tsv(paper .. "/reference/errata.tsv")) do if e.paper == a then n = n + 1 end end
+    return tostring(n)
+  end
+  local id, key, field = ph:match("^([%w%.%-]+)/([^:]+):?(.*)$")
+  if not id then fail("not a placeholder") end
+  local r = claims_of(id)[key]
+  if not r then fail("no claim " .. key .. " in the claims tables of " .. id) end
+  if field == "" then
+    local ev = (r.evidence or ""):gsub(" %(not: .*%)$", "") -- the count; the table names the items
+    return ({ yes = "holds", partly = "holds in part (" .. ev .. ")", no = "does not hold (" .. ev .. ")",
+              ["n/a"] = "is not measurable here" })[r.holds] or fail("verdict " .. tostring(r.holds))
+  end
+  if field == "evidence" then return r.evidence end
+  if field == "published" then return r.published end
+  local name, fmt = field:match("^([%w_]+)|?(.*)$")
+  for tok in (r.values or ""):gmatch("%S+") do
+    local k, v = tok:match("^([%w_]+)=(.*)$")
+    if k == name then return string.format(fmt ~= "" and fmt or "%.3g", tonumber(v)) end
+  end
+  fail("no value " .. tostring(name) .. " (values: " .. tostring(r.values) .. ")")
+end
+local function woven(text, where)
+  return (text:gsub("{{(.-)}}", function(ph) return placeholder(ph, where) end))
+end
+
 local function status(a)
   if a.scenario == "-" then return a.kind end
   if not read(root .. "/scenarios/" .. a.scenario .. ".lua") then return "not yet" end
   local v = verdicts(a.scenario)
   for _, d in ipairs(v.devs) do
-    if d.kind ~= "erratum" and d.kind ~= "notes" then return "partly" end
+    if d.kind ~= "erratum" and d.kind ~= "notes" and d.kind ~= "not measurable" then return "partly" end
   end
   return "reproduced"
 end
@@ -164,8 +243,9 @@ if #artefacts > 0 then
        "of the artefact's claims table; a verdict other than *holds* is a registered deviation of a kind: " ..
        "*erratum* — the paper is wrong and the reproduction follows the corrected reading; *notes* — a statement " ..
        "of the implementation notes, not of the paper; *limit* — the claim holds in part, for a measured numerical " ..
-       "reason; *unexplained*; *claim* — the paper's claim does not hold). *Reproduced*: every claim holds or " ..
-       "deviates only by an erratum or a notes' statement. In all: " .. table.concat(cs, ", ") .. ".\n")
+       "reason; *unexplained*; *claim* — the paper's claim does not hold; *not measurable* — the run cannot " ..
+       "measure the claim, and says why). *Reproduced*: every claim holds or " ..
+       "deviates only by an erratum, a notes' statement or a claim that cannot be measured. In all: " .. table.concat(cs, ", ") .. ".\n")
   emit("\n" .. table.concat(body, "\n") .. "\n")
 end
 
@@ -245,7 +325,7 @@ for _, p in ipairs(papers) do
       end
     end
     local concl = read(paper .. "/reference/conclusion-" .. p.key .. ".md")
-    if concl then emit("\n### Conclusion: " .. p.title:match("^([^:]+)") .. "\n\n" .. concl) end
+    if concl then emit("\n### Conclusion: " .. p.title:match("^([^:]+)") .. "\n\n" .. woven(concl, "conclusion-" .. p.key .. ".md")) end
   end
 end
 local bench = {}

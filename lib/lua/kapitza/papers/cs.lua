@@ -126,14 +126,18 @@ function M.run(sc, P, method)
     local pend = models.pendulum { l = P.l, g = P.g, vmax = P.vmax, omega = omega, theta0 = P.theta0 }
     local period = 2 * math.pi / omega
     for _, H in ipairs(P.H) do
-      local Q, _, work = hmm.run(pend, {
-        preset = method.preset, kernel = P.kernel or method.kernel, micro = P.micro,
-        half_window = method.half_window,
-        H = H, T = P.T, eta = method.periods * period, h = period * H / P.Tmacro,
-        Q0 = P.Q0, P0 = P.P0 })
+      -- one point's work (a sweep's shard records it, its merge replays it: scenario/cells.lua)
+      local Q, micro_steps = sc:cell("hmm", { omega = omega, H = H }, function()
+        local Q, _, work = hmm.run(pend, {
+          preset = method.preset, kernel = P.kernel or method.kernel, micro = P.micro,
+          half_window = method.half_window,
+          H = H, T = P.T, eta = method.periods * period, h = period * H / P.Tmacro,
+          Q0 = P.Q0, P0 = P.P0 })
+        return Q, work.micro_steps
+      end, { P = P })
       local curve = {}
       for n = 1, #Q do curve[n] = Q[n] - exact[H][n] end
-      rows[#rows + 1] = { H = H, omega = omega, microsteps = work.micro_steps,
+      rows[#rows + 1] = { H = H, omega = omega, microsteps = micro_steps,
                           error = E.maxdiff(Q, exact[H]), averaged_error = averaged[H], curve = curve }
       sc:progress(string.format("H=%s omega=%g", frac(H), omega))
     end

@@ -236,9 +236,20 @@ end
 -- shard; served from the shards in a merge. point: the point's values by name; o.ignore: names of
 -- parameters the cell does not depend on; o.P: the parameters in effect where they are not the
 -- run's (a study that reruns a part at other values). Returns what fn returns.
+-- fn() with M.in_cell raised: what the library says in an error message about the run as a
+-- whole (kapitza.lua's changed_keys: the keys the command line changed) is left out of a cell's
+-- values, which must depend on the cell's key alone (the run's own one-line message still says it).
+local function call(fn)
+  M.in_cell = (M.in_cell or 0) + 1
+  local r = pack(pcall(fn))
+  M.in_cell = M.in_cell - 1
+  if not r[1] then error(r[2], 0) end
+  return unpack(r, 2, r.n)
+end
+
 function M:cell(name, point, fn, o)
   local how, dir = mode()
-  if not how then return fn() end
+  if not how then return call(fn) end
   local key = key_of(self, name, point, o and o.ignore, o and o.P)
   if how == "replay" then
     self.cells_replay = self.cells_replay or load_replay(self, dir)
@@ -255,7 +266,7 @@ function M:cell(name, point, fn, o)
     if not ok then error(string.format("cells: shard %s: cell '%s': %s", got.shard, name, v), 0) end
     return unpack(v, 1, v.n)
   end
-  local r = pack(fn())
+  local r = pack(call(fn))
   local text = M.cell_encode(r, self.id .. ": cell '" .. name .. "'")
   local rec = self.cells_rec or { order = {}, map = {} }
   self.cells_rec = rec

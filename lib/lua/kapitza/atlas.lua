@@ -169,14 +169,15 @@ function A.sweep(sc, prob, P)
   -- each stiffness's reference and each run are compute cells (lib/lua/kapitza/scenario/cells.lua):
   -- a sweep's shard records them, its merge judges them as one run; the reference is set up only
   -- when a run needs it (a merge needs none, only its note)
-  local cell = sc and function(...) return sc:cell(...) end or function(_, _, f) return f() end
+  local cell = sc and function(...) return sc:cell(...) end or function(_, _, f) return f() end -- (sc:cell's o.ignore:
+  -- the reference does not depend on which methods run)
   for si, s in ipairs(stiffs) do
     local ctx
     local function context()
       ctx = ctx or prob.setup(P, s)
       return ctx
     end
-    local note = cell("reference", { [prob.stiff.key] = s }, function() return context().note end)
+    local note = cell("reference", { [prob.stiff.key] = s }, function() return context().note end, { ignore = { "methods" } })
     ctxs[si] = { note = note }
     if sc then sc:progress(string.format("%s = %g: reference", prob.stiff.key, s)) end
     for _, m in ipairs(methods) do

@@ -146,19 +146,22 @@ end
 local function key_of(sc, name, point, ignore, P)
   local k, skip = {}, {}
   for _, n in ipairs(ignore or {}) do skip[n] = true end
-  for pn, v in pairs(point) do k[pn] = v end
+  local names = {}
+  for pn, v in pairs(point) do k[pn] = v; names[#names + 1] = pn end
+  table.sort(names)
   P = P or sc.P or {}
   for _, p in ipairs(sc.params or {}) do
     local pn = p[1]
     if point[pn] == nil and not skip[pn] then k[pn] = P[pn] end
   end
-  return M.cell_encode({ cell = name, at = k, quick = P.quick and true or false }, "the key of cell " .. name)
+  return M.cell_encode({ cell = name, at = k, point = names, quick = P.quick and true or false }, "the key of cell " .. name)
 end
 
-local function point_words(point)
+local function point_words(point, only)
   local names, t = {}, {}
   for k in pairs(point) do names[#names + 1] = k end
   table.sort(names)
+  names = only or names
   for i, k in ipairs(names) do
     local v = point[k]
     t[i] = k .. " = " .. (type(v) == "number" and string.format("%.10g", v) or tostring(v))
@@ -201,7 +204,7 @@ local function load_replay(sc, dir)
           local _, k = M.cell_decode(kv[1])
           U.die(sc.id, string.format("the shards %s and %s recorded cell '%s' at %s differently (a computation that is not " ..
                                      "deterministic, or shards of different builds)", had.shard, e.name, k and k.cell or "?",
-                                     k and point_words(k.at) or "?"))
+                                     k and point_words(k.at, k.point) or "?"))
         end
         map[kv[1]] = had or { value = kv[2], shard = e.name }
       end

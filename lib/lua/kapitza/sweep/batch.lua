@@ -148,7 +148,7 @@ function M.task(dir, kword, die)
   local st = status_of(os.execute(string.format("sh -c %s >>%s 2>&1 </dev/null", q(line), q(log))))
   local note
   if st == 0 then
-    local s, why = MAN.state(dir, m, k)
+    local s, why = MAN.state(dir, m, k, true)
     if s ~= "done" then st, note = 1, string.format("exited 0 but the point is not done (%s)", why or s) end
   end
   local f = io.open(log, "ab")

@@ -137,11 +137,11 @@ end
 --- The state of point (or shard) k: "done", "failed", "unfinished", "missing" or "unreadable",
 -- and the reason in words. A scenario's point is done when its shard holds a finished run's
 -- outputs (data/ or tables/, no staging folder, no partial write); an ensemble's shard when it
--- holds its TSV file.
-function M.state(dir, m, k)
+-- holds its TSV file. nolog: from the shard alone (a task judging its own point).
+function M.state(dir, m, k, nolog)
   local s = dir .. "/shards/" .. M.shard_name(k)
   local st = F.stat(s, false)
-  local log = log_state(dir, k)
+  local log = not nolog and log_state(dir, k)
   local logged = log and (" (" .. log.path .. ")") or ""
   if not st then
     if log and log.ended and log.ended ~= 0 then return "failed", "exit status " .. log.ended .. ", no outputs" .. logged end

@@ -262,7 +262,8 @@ function M:cell(name, point, fn, o)
       local d = why_missing(self.cells_replay, name, want)
       if M.current then M.current:discard() end
       io.stderr:write(string.format("%s: no shard recorded cell '%s' at %s%s\n", self.id, name, point_words(point),
-                                    d and (" with this run's " .. d .. " (the shards' differ: the cell depends on them as a whole)") or ""))
+                                    d and (": the shards' cells of that name differ from this run in " .. d ..
+                                           " (the cell depends on more of the swept lists than its point)") or ""))
       os.exit(3)
     end
     local ok, v = M.cell_decode(got.value)

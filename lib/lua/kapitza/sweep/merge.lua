@@ -341,7 +341,10 @@ local function join(root, dir, m, premise, die)
     end
     texts_of[f] = texts
     local mergeable = f:match("^data/") or f:match("^tables/")
-    if not all then skipped[#skipped + 1] = f .. " (not written at every point)"
+    local by = {}
+    for k in pairs(texts) do by[#by + 1] = k end
+    if #by == 1 and (mergeable or f:match("^figures/")) then out[#out + 1] = { f, texts[by[1]] } -- one point's own file
+    elseif not all then skipped[#skipped + 1] = f .. " (written at some points only)"
     elseif mergeable and f:match("%.tsv$") and texts[1]:match("^" .. CLAIMS_HEAD .. "\n") then
       local mds = {}
       local mdf = f:gsub("%.tsv$", ".md")
@@ -359,7 +362,9 @@ local function join(root, dir, m, premise, die)
   for _, f in ipairs(files) do
     local texts = texts_of[f]
     local handled = f:match("%.tsv$") and (f:match("^data/") or f:match("^tables/"))
-    if not handled and not done_md[f] and #texts == m.shards then
+    local n = 0
+    for _ in pairs(texts) do n = n + 1 end
+    if not handled and not done_md[f] and n == m.shards and m.shards > 1 then
       local same = true
       for k = 2, #texts do same = same and texts[k] == texts[1] end
       if same and (f:match("^data/") or f:match("^tables/")) then out[#out + 1] = { f, texts[1] }

@@ -121,11 +121,11 @@ describe("sweep merge: the files of one run", function()
     rm(dir)
   end)
 
-  it("cells that depend on a swept list as a whole (atlas targets): joined, saying which key", function()
-    local dir, st, err = sweep("atlas-pendulum", "--over target=1e-3,1e-5 omega=1e3 methods=rk4 --quick")
+  it("cells that depend on more of a swept list than their point (top-fig13: the largest N fixes the reference grid): joined, saying which", function()
+    local dir, st, err = sweep("top-fig13", "--over N=30,60 schemes=LF-rk4 eta_h=10 --quick")
     assert.are.equal(0, st, err)
-    assert.matches("joined 2 points of atlas%-pendulum[^\n]*no shard recorded cell 'reference' at omega = 1000: the shards' cells " ..
-                   "of that name differ from this run in target", err)
+    assert.matches("joined 2 points of top%-fig13[^\n]*no shard recorded cell 'run' at N = 30, Nmax = 60, [^\n]*: the shards' cells " ..
+                   "of that name differ from this run in N or Nmax", err)
     rm(dir)
   end)
 

@@ -91,7 +91,7 @@ end
 
 --- Run the sweep, omega by omega (so each omega's rows are contiguous in the table file).
 -- method: {preset ('cs1' = Algorithm 1, 'cs2' = Algorithm 2), kernel, periods
--- (eta = periods * 2 pi/omega), half_window}.
+-- (eta = periods * 2 pi/omega), half_window, ignore (keys the runs do not depend on: a study's)}.
 function M.run(sc, P, method)
   E.no_repeats(sc, P, { "H", "omega" })
   -- the grids, checked before anything runs: T/H whole, and eta/2 a whole number of micro-steps
@@ -134,7 +134,7 @@ function M.run(sc, P, method)
           H = H, T = P.T, eta = method.periods * period, h = period * H / P.Tmacro,
           Q0 = P.Q0, P0 = P.P0 })
         return Q, work.micro_steps
-      end, { P = P })
+      end, { P = P, ignore = method.ignore })
       local curve = {}
       for n = 1, #Q do curve[n] = Q[n] - exact[H][n] end
       rows[#rows + 1] = { H = H, omega = omega, microsteps = micro_steps,

@@ -213,26 +213,28 @@ local function load_replay(sc, dir)
   return map
 end
 
--- Why no shard recorded the cell: the parameters in which the shards' cells of that name at that
--- point differ from this run's (a cell that depends on a whole list: a sweep over that key).
+-- Why no shard recorded the cell: the parameters in which the shards' cells of that name differ
+-- from the one wanted (a cell that depends on more of a swept list than its point), each
+-- candidate's set, fewest first ("N or Nmax").
 local function why_missing(replay, name, want)
   local diffs = {}
   for key in pairs(replay) do
     local ok, k = M.cell_decode(key)
     if ok and k.cell == name then
-      local d, same_point = {}, true
+      local d = {}
       for pn, v in pairs(want.at) do
         local w = k.at[pn]
         if M.cell_encode(w) ~= M.cell_encode(v) then d[#d + 1] = pn end
       end
       for pn in pairs(k.at) do if want.at[pn] == nil then d[#d + 1] = pn end end
       table.sort(d)
-      if #d > 0 and same_point then diffs[table.concat(d, ", ")] = true end
+      if #d > 0 then diffs[table.concat(d, ", ")] = true end
     end
   end
-  local best
-  for d in pairs(diffs) do if not best or #d < #best then best = d end end
-  return best
+  local sets = {}
+  for d in pairs(diffs) do sets[#sets + 1] = d end
+  table.sort(sets, function(a, b) return #a < #b or (#a == #b and a < b) end)
+  return #sets > 0 and table.concat(sets, " or ", 1, math.min(3, #sets)) or nil
 end
 
 --- A compute cell (see the head of this file): fn() in a normal run; also recorded in a sweep's

@@ -61,16 +61,15 @@ end
 
 --- The points that are not done, in words (one line each), or nil when every point is done.
 function M.gaps(root, dir, m, st)
-  local bad = {}
+  local bad, state = {}, {}
   for _, s in ipairs { "failed", "unfinished", "missing", "unreadable" } do
-    for _, k in ipairs(st[s]) do bad[#bad + 1] = k end
+    for _, k in ipairs(st[s]) do bad[#bad + 1], state[k] = k, s end
   end
   if #bad == 0 then return nil end
   table.sort(bad)
   local lines = {}
   for _, k in ipairs(bad) do
-    local s = MAN.state(dir, m, k)
-    lines[#lines + 1] = string.format("  %s: %s: %s", MAN.label(m, k), s, st.why[k] or s)
+    lines[#lines + 1] = string.format("  %s: %s: %s", MAN.label(m, k), state[k], st.why[k] or state[k])
   end
   return lines, bad
 end

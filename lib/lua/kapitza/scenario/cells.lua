@@ -248,7 +248,15 @@ local function call(fn)
   M.in_cell = (M.in_cell or 0) + 1
   local r = pack(pcall(fn))
   M.in_cell = M.in_cell - 1
-  if not r[1] then error(r[2], 0) end
+  if not r[1] then
+    -- an error that leaves the cell is the run's again: the library's message gets its keys back
+    local e = r[2]
+    if type(e) == "string" and e:find("kz_[%w_]+: ") and not e:find("keys changed from the defaults", 1, true) then
+      local ok, kz = pcall(require, "kapitza")
+      if ok and kz.changed_keys then e = e .. kz.changed_keys() end
+    end
+    error(e, 0)
+  end
   return unpack(r, 2, r.n)
 end
 

@@ -48,7 +48,8 @@ describe("one Lua namespace", function()
     local _, listing = U.run("git ls-files '*.lua' bin/kapitza")
     local found = {}
     for f in listing:gmatch("[^\n]+") do
-      local text = F.read(root .. "/" .. f) or ""
+      -- (this spec names bare modules on purpose: a user's)
+      local text = f == "tests/namespace_spec.lua" and "" or F.read(root .. "/" .. f) or ""
       for q, name in text:gmatch("require%s*%(?%s*([\"'])([%w_.]+)%1") do
         local _ = q
         if bare[name] and not f:match("^tests/") then found[#found + 1] = f .. ": require '" .. name .. "'" end

@@ -21,7 +21,11 @@ build/asan/methods/kz_ens.o: XFLAGS = -fopenmp-simd
 LUAJIT  := luajit
 # The library's layers, one folder each (lib/README.md): its C files and private headers.
 LIBDIRS := core steppers methods models
-SRC     := $(sort $(wildcard $(LIBDIRS:%=lib/%/*.c)))
+SRC     := $(sort $(wildcard $(LIBDIRS:%=lib/%/kz_*.c)))
+# The models' own sources (lib/models/<name>.c, one per model: lib/models/README.md), read by their
+# model files (lib/models/<name>.lua) and compiled into the library by the adapters that #include
+# them (kz_<name>.c), never on their own. The runtime model loader needs them and kz_model.h.
+MODELSRC := $(filter-out lib/models/kz_%,$(wildcard lib/models/*.c))
 # The public headers: lib/include/kapitza.h and its modules lib/include/kapitza/*.h, included as
 # <kapitza.h> and <kapitza/NAME.h> from the source tree (-Ilib/include) and from PREFIX/include alike;
 # the private ones (kz_internal.h, ...) by their names from the layers' folders.
@@ -47,6 +51,8 @@ STAMPS  := $(SCEN:%=build/stamp/%.ok)
 .DELETE_ON_ERROR:
 
 all: lib/libkapitza.so
+
+$(filter build/obj/models/%,$(OBJ)) $(filter build/asan/models/%,$(AOBJ)): $(MODELSRC)
 
 build/obj/%.o: lib/%.c $(HDR)
 	@mkdir -p $(@D)

@@ -24,10 +24,9 @@ local ffi = kz.ffi
 
 local M = {}
 
---- The folder of the papers' model files: lib/models/ in the source tree (beside the models' C),
--- kapitza/models/ beside this module when installed (make install).
-M.dir = kz.installed and ((debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or ".") .. "/models")
-        or (kz.root .. "/lib/models")
+--- The folder of the papers' model files and their C: lib/models/ in the source tree, kapitza/models/
+-- beside this module when installed (make install).
+M.dir = um.models_dir
 
 local specs = {}
 --- The spec of the model file lib/models/<name>.lua (read once per process).
@@ -36,7 +35,7 @@ function M.spec(name)
     local path = M.dir .. "/" .. name .. ".lua"
     local chunk, err = loadfile(path)
     if not chunk then error("models: cannot load the model file " .. path .. ": " .. tostring(err), 0) end
-    specs[name] = chunk()
+    specs[name] = um.locate(chunk(), path)
   end
   return specs[name]
 end

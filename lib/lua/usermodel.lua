@@ -147,6 +147,11 @@ local UL = require "usermodel_lua"
 
 local M = {}
 
+--- The folder of the papers' model files and of lib/models/kz_model.h, the preamble of every
+-- model's C: lib/models/ in the source tree, kapitza/models/ beside this module when installed.
+M.models_dir = kz.installed and ((debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or ".") .. "/models")
+               or (kz.root .. "/lib/models")
+
 --- Work done by this process: C sources compiled, cached objects loaded (counters for tests).
 M.stats = cache.stats
 
@@ -247,9 +252,16 @@ local function functions(spec, L, how)
     end
   end
   for k in pairs(t) do
-    if not (fns[k] or (how == "c" and k == "source") or pspec.FN_KEYS[k]) then bad(spec, string.format("%s.%s: unknown entry", how, tostring(k))) end
+    if not (fns[k] or (how == "c" and (k == "source" or k == "file")) or pspec.FN_KEYS[k]) then
+      bad(spec, string.format("%s.%s: unknown entry", how, tostring(k)))
+    end
   end
-  if how == "c" and type(t.source) ~= "string" then bad(spec, "c.source must be the C source text") end
+  if how == "c" and t.file ~= nil then
+    if t.source ~= nil then bad(spec, "give c.source or c.file, not both") end
+    if type(t.file) ~= "string" or t.file == "" then bad(spec, "c.file must be the path of the C source file") end
+  elseif how == "c" and type(t.source) ~= "string" then
+    bad(spec, "c.source must be the C source text (or c.file the path of a C file)")
+  end
   fns.parts = pspec.functions(spec, L, how, t, bad)
   return fns
 end
@@ -305,6 +317,52 @@ end
 ---------------------------------------------------------------------------------------------------
 -- (b) C source: generated translation unit, cache, compiler
 ---------------------------------------------------------------------------------------------------
+
+local origin = setmetatable({}, { __mode = "k" }) -- a spec's c table -> the folder of its model file
+
+--- Mark the spec loaded from the model file at path (and its sub-specs, e.g. lib/models/dpend.lua's
+-- lagrange): a relative c.file is then taken from that file's folder. Returns spec.
+function M.locate(spec, path)
+  local dir = path:match("^(.*)/[^/]*$") or "."
+  if type(spec) == "table" then
+    for _, t in pairs(spec) do
+      if type(t) == "table" and type(t.c) == "table" then origin[t.c] = dir end
+    end
+    if type(spec.c) == "table" then origin[spec.c] = dir end
+  end
+  return spec
+end
+
+-- The model's C text and the name its lines are counted in: c.source, or the file c.file.
+local function c_text(spec)
+  local c = spec.c
+  if c.file == nil then return c.source, spec.name .. ".c" end
+  local path = c.file
+  if path:sub(1, 1) ~= "/" then
+    if not origin[c] then
+      bad(spec, string.format("c.file '%s' is relative to the model file's folder: load the file with modelfile.spec " ..
+                              "(usermodel.locate), or give an absolute path", path))
+    end
+    path = origin[c] .. "/" .. path
+  end
+  local f, err = io.open(path, "rb")
+  local text = f and f:read("*a")
+  if f then f:close() end
+  if type(text) ~= "string" then bad(spec, string.format("c.file: cannot read %s (%s)", path, tostring(err or "not a file"))) end
+  return text, path
+end
+
+local preamble -- lib/models/kz_model.h, read once
+local function preamble_text()
+  if not preamble then
+    local path = M.models_dir .. "/kz_model.h"
+    local f = io.open(path, "rb")
+    preamble = f and f:read("*a")
+    if f then f:close() end
+    if type(preamble) ~= "string" then error("usermodel: the preamble of the models' C, " .. path .. ", cannot be read", 0) end
+  end
+  return preamble
+end
 
 local status_enum -- enum kz_status, copied from the header the binding loaded
 local function kz_status_enum()
@@ -434,7 +492,7 @@ end
 function M.translation_unit(spec)
   local L = layout(spec)
   local fns = functions(spec, L, "c")
-  local src = spec.c.source
+  local src, srcname = c_text(spec)
   -- the part functions are called through their guards' shims (lib/lua/userguard.lua)
   local guarded, guard_tu, parts = guard.wrap(spec.name, L, fns, function(gparts)
     local g = {}
@@ -454,14 +512,8 @@ function M.translation_unit(spec)
     "#endif", "",
     "/* from kapitza.h */", kz_status_enum(), "",
     "/* the model's parameters */", "typedef struct kz_par " .. struct_body(L) .. " kz_par;", "",
-    "/* kz_iteration(): one Newton or fixed-point iteration of the running function, counted in the",
-    " * method's work (newton_iters) when a flow calls it; return kz_refuse(KZ_ENOCONV, \"what\"):",
-    " * a flow's refusal, naming its cause (a string constant) in the method's error message */",
-    "static _Thread_local long long kzu_iterations;",
-    "static _Thread_local const char *kzu_refused;",
-    "static inline void kz_iteration(void) { kzu_iterations++; }",
-    "static inline int kz_refuse(int status, const char *what) { kzu_refused = what; return status; }", "",
-    string.format('#line 1 "%s.c"', spec.name), src, "", guarded, "" }, "\n"), L, fns, guard_tu, parts
+    '#line 1 "kz_model.h"', preamble_text(),
+    string.format('#line 1 "%s"', (srcname:gsub("[%c\\\"]", "_"))), src, "", guarded, "" }, "\n"), L, fns, guard_tu, parts
 end
 
 --- The cache directories, in order of preference (lib/lua/usercache.lua).

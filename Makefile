@@ -12,10 +12,11 @@ CSTD    := -std=c11 -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Werror
 CFLAGS  ?= -O2
 LDLIBS  := -llapack -lmvec -lm -lpthread
-# The ensemble models' member loops (lib/models/kz_ens_models.c): OpenMP SIMD with glibc's vector
-# math library (no -ffast-math: sin and cos are declared simd there), one clone per vector ISA.
-build/obj/models/kz_ens_models.o: XFLAGS = -O3 -fopenmp-simd -fno-math-errno
-build/asan/models/kz_ens_models.o: XFLAGS = -fopenmp-simd -fno-math-errno
+# The ensemble models' member loops (lib/models/kz_<name>_ens.c, lib/models/kz_ens_model.h): OpenMP
+# SIMD with glibc's vector math library (no -ffast-math: sin and cos are declared simd there), one
+# clone per vector ISA.
+build/obj/models/%_ens.o: XFLAGS = -O3 -fopenmp-simd -fno-math-errno
+build/asan/models/%_ens.o: XFLAGS = -fopenmp-simd -fno-math-errno
 build/obj/methods/kz_ens.o: XFLAGS = -O3 -fopenmp-simd
 build/asan/methods/kz_ens.o: XFLAGS = -fopenmp-simd
 LUAJIT  := luajit

@@ -36,7 +36,15 @@ describe("the papers' models give the frozen numbers bit for bit, through the C 
     local ways = c.kind == "both" and { "capi", "file" } or { c.kind == "ens" and "capi" or c.kind }
     for _, way in ipairs(ways) do
       it(c.name .. (c.kind ~= "both" and "" or way == "capi" and " (C API)" or " (model file)"), function()
-        local msg = K.check(frozen, c.name, c.run(K[way]))
+        local vals = c.run(K[way])
+        -- the ensembles' numbers depend on the vector width of the machine (8 members together on
+        -- AVX-512, 4 on AVX2, 2 on the baseline, libmvec's variant for each): frozen at one width
+        -- (tests/ensemble_spec.lua bounds every width against the scalar runs)
+        if c.kind == "ens" and K.bits(vals[1]) ~= frozen[c.name].values[1] then
+          return pending(string.format("frozen at a vector width of %s doubles, this machine's is %d",
+                                       tostring(K.number(frozen[c.name].values[1])), vals[1]))
+        end
+        local msg = K.check(frozen, c.name, vals)
         assert(msg == nil, msg)
       end)
     end

@@ -57,6 +57,17 @@ static inline __attribute__((always_inline)) void kz_ens_member(kz_ens_member_fn
   for (int m = 0; m < M; m++) kz_ens_member(F, (kz_par){__VA_ARGS__}, ARG, y, f, M, m, NIN, NOUT); \
   return KZ_OK
 
+/* The kz_ens_fn NAME (t: the time, or the shared phase of the phase form) looping over F with
+ * KZ_ENS_LOOP, after the adapter's PARAMS (its parameter arrays from member m0 on, as pointers)
+ * on the member's MEMBER (its kz_par initialiser, index m), both macros of the adapter. */
+#define KZ_ENS_FN(NAME, F, ARG, NIN, NOUT)                                                          \
+  KZ_CLONES static int NAME(void *par, long long m0, int M, double t, const double *restrict y,      \
+                            double *restrict f)                                                     \
+  {                                                                                                 \
+    PARAMS;                                                                                         \
+    KZ_ENS_LOOP(F, ARG, NIN, NOUT, MEMBER);                                                         \
+  }
+
 /* the vector width (doubles) the clones use on this machine */
 static int width(void)
 {
@@ -70,11 +81,18 @@ static int width(void)
 #endif
 }
 
-/* M parameter values: given, finite, and > 0 when positive is set */
-static int check_array(const double *x, long long M, int positive, const char *name, kz_report *r)
+/* An ensemble's arguments: e and the parameters p (named what) given, M >= 1, and the n parameter
+ * arrays a[i] of M values each given and finite, > 0 where positive[i] is set (named names[i]) */
+static int check_args(const kz_ens *e, const void *p, const char *what, long long M, const double *const *a,
+                      const char *const *names, const int *positive, int n, kz_report *r)
 {
-  if (!x) return kz_bad(r, KZ_ENULL, name);
-  for (long long m = 0; m < M; m++) KZ_TRY(kz_check_num(r, x[m], name, positive));
+  if (!e) return kz_bad(r, KZ_ENULL, "ensemble");
+  if (!p) return kz_bad(r, KZ_ENULL, what);
+  if (M < 1) return kz_bad(r, KZ_EDOMAIN, "M");
+  for (int i = 0; i < n; i++) {
+    if (!a[i]) return kz_bad(r, KZ_ENULL, names[i]);
+    for (long long m = 0; m < M; m++) KZ_TRY(kz_check_num(r, a[i][m], names[i], positive[i]));
+  }
   return KZ_OK;
 }
 

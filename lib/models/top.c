@@ -155,28 +155,39 @@ static int xi32_gradient(const kz_par *p, double theta, const double *x, double 
 }
 
 /* (37): the Euler angles are singular at theta = 0 (s = 0) */
+/* what (37) and its gradient share: s^2, s, A = Gamma1 Pi1 / I1 + Gamma2 Pi2 / I2,
+ * B = Gamma2 Pi1 / I1 - Gamma1 Pi2 / I2, phi' = A / s^2; KZ_EDOMAIN at s = 0 */
+struct euler_rates { double s2, s, A, B, phid; };
+static int euler_rates(const kz_par *p, const double *x, struct euler_rates *e)
+{
+  const double P1 = x[0], P2 = x[1], G1 = x[3], G2 = x[4];
+  e->s2 = G1 * G1 + G2 * G2;
+  e->s = sqrt(e->s2);
+  if (!(e->s > 0)) return KZ_EDOMAIN;
+  e->A = G1 * P1 / p->I1 + G2 * P2 / p->I2;
+  e->B = G2 * P1 / p->I1 - G1 * P2 / p->I2;
+  e->phid = e->A / e->s2;
+  return KZ_OK;
+}
+
 static int xi37(const kz_par *p, double theta, const double *x, double *xi)
 {
   (void)theta;
-  const double P1 = x[0], P2 = x[1], G1 = x[3], G2 = x[4], G3 = x[5];
-  const double s2 = G1 * G1 + G2 * G2, s = sqrt(s2);
-  if (!(s > 0)) return KZ_EDOMAIN;
-  const double A = G1 * P1 / p->I1 + G2 * P2 / p->I2, B = G2 * P1 / p->I1 - G1 * P2 / p->I2;
-  const double phid = A / s2;
-  xi[0] = P1 * P1 + P2 * P2;
-  xi[1] = phid;
-  xi[2] = B / s;
-  xi[3] = x[2] / p->I3 - G3 * phid;
+  struct euler_rates e;
+  if (euler_rates(p, x, &e) != KZ_OK) return KZ_EDOMAIN;
+  xi[0] = x[0] * x[0] + x[1] * x[1];
+  xi[1] = e.phid;
+  xi[2] = e.B / e.s;
+  xi[3] = x[2] / p->I3 - x[5] * e.phid;
   return KZ_OK;
 }
 static int xi37_gradient(const kz_par *p, double theta, const double *x, double *g)
 {
   (void)theta;
+  struct euler_rates e;
+  if (euler_rates(p, x, &e) != KZ_OK) return KZ_EDOMAIN;
   const double P1 = x[0], P2 = x[1], G1 = x[3], G2 = x[4], G3 = x[5];
-  const double s2 = G1 * G1 + G2 * G2, s = sqrt(s2);
-  if (!(s > 0)) return KZ_EDOMAIN;
-  const double A = G1 * P1 / p->I1 + G2 * P2 / p->I2, B = G2 * P1 / p->I1 - G1 * P2 / p->I2;
-  const double phid = A / s2;
+  const double s2 = e.s2, s = e.s, A = e.A, B = e.B, phid = e.phid;
   memset(g, 0, sizeof(double) * 24);
   g[0] = 2 * P1, g[1] = 2 * P2;
   double *gp = g + 6, *gt = g + 12, *gs = g + 18;

@@ -47,7 +47,11 @@
 --                  for long runs; C: double phase(const kz_par *p, double t)).
 --                  Arrays are double pointers, 0-based, in both languages. Return nothing (Lua) /
 --                  KZ_OK (C), or a kz status to refuse. In `c`, each key names the C function;
---                  c.source is the C text (math.h is included; do not include kapitza.h). A C
+--                  c.source is the C text, or c.file the path of a C file holding it (relative:
+--                  to the model file's folder when the file is loaded by modelfile.spec or
+--                  models.spec, see M.locate; the papers' lib/models/<name>.lua name theirs so).
+--                  The text is compiled after lib/models/kz_model.h, the preamble (math.h, the
+--                  status codes, kz_par; do not include kapitza.h). A C
 --                  function that iterates (a flow solving an implicit step) may call
 --                  kz_iteration() once per iteration: the methods count them (newton_iters);
 --                  a flow that fails may return kz_refuse(KZ_ENOCONV, "what") to name the
@@ -142,15 +146,16 @@ local pspec = require "modelparts_spec"
 local pc = require "modelparts_c"
 local ffi, C = kz.ffi, kz.C
 local cache = require "usercache"
+local source = require "usersource"
 local guard = require "userguard"
 local UL = require "usermodel_lua"
 
 local M = {}
 
---- The folder of the papers' model files and of lib/models/kz_model.h, the preamble of every
--- model's C: lib/models/ in the source tree, kapitza/models/ beside this module when installed.
-M.models_dir = kz.installed and ((debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or ".") .. "/models")
-               or (kz.root .. "/lib/models")
+--- The folder of the papers' model files and of the preamble lib/models/kz_model.h; mark a spec
+-- loaded from a model file, so that its relative c.file is taken from the file's folder
+-- (lib/lua/usersource.lua).
+M.models_dir, M.locate = source.models_dir, source.locate
 
 --- Work done by this process: C sources compiled, cached objects loaded (counters for tests).
 M.stats = cache.stats
@@ -318,52 +323,6 @@ end
 -- (b) C source: generated translation unit, cache, compiler
 ---------------------------------------------------------------------------------------------------
 
-local origin = setmetatable({}, { __mode = "k" }) -- a spec's c table -> the folder of its model file
-
---- Mark the spec loaded from the model file at path (and its sub-specs, e.g. lib/models/dpend.lua's
--- lagrange): a relative c.file is then taken from that file's folder. Returns spec.
-function M.locate(spec, path)
-  local dir = path:match("^(.*)/[^/]*$") or "."
-  if type(spec) == "table" then
-    for _, t in pairs(spec) do
-      if type(t) == "table" and type(t.c) == "table" then origin[t.c] = dir end
-    end
-    if type(spec.c) == "table" then origin[spec.c] = dir end
-  end
-  return spec
-end
-
--- The model's C text and the name its lines are counted in: c.source, or the file c.file.
-local function c_text(spec)
-  local c = spec.c
-  if c.file == nil then return c.source, spec.name .. ".c" end
-  local path = c.file
-  if path:sub(1, 1) ~= "/" then
-    if not origin[c] then
-      bad(spec, string.format("c.file '%s' is relative to the model file's folder: load the file with modelfile.spec " ..
-                              "(usermodel.locate), or give an absolute path", path))
-    end
-    path = origin[c] .. "/" .. path
-  end
-  local f, err = io.open(path, "rb")
-  local text = f and f:read("*a")
-  if f then f:close() end
-  if type(text) ~= "string" then bad(spec, string.format("c.file: cannot read %s (%s)", path, tostring(err or "not a file"))) end
-  return text, path
-end
-
-local preamble -- lib/models/kz_model.h, read once
-local function preamble_text()
-  if not preamble then
-    local path = M.models_dir .. "/kz_model.h"
-    local f = io.open(path, "rb")
-    preamble = f and f:read("*a")
-    if f then f:close() end
-    if type(preamble) ~= "string" then error("usermodel: the preamble of the models' C, " .. path .. ", cannot be read", 0) end
-  end
-  return preamble
-end
-
 local status_enum -- enum kz_status, copied from the header the binding loaded
 local function kz_status_enum()
   if not status_enum then
@@ -492,7 +451,7 @@ end
 function M.translation_unit(spec)
   local L = layout(spec)
   local fns = functions(spec, L, "c")
-  local src, srcname = c_text(spec)
+  local src, srcname = source.text(spec, bad)
   -- the part functions are called through their guards' shims (lib/lua/userguard.lua)
   local guarded, guard_tu, parts = guard.wrap(spec.name, L, fns, function(gparts)
     local g = {}
@@ -512,7 +471,7 @@ function M.translation_unit(spec)
     "#endif", "",
     "/* from kapitza.h */", kz_status_enum(), "",
     "/* the model's parameters */", "typedef struct kz_par " .. struct_body(L) .. " kz_par;", "",
-    '#line 1 "kz_model.h"', preamble_text(),
+    '#line 1 "kz_model.h"', source.preamble(),
     string.format('#line 1 "%s"', (srcname:gsub("[%c\\\"]", "_"))), src, "", guarded, "" }, "\n"), L, fns, guard_tu, parts
 end
 

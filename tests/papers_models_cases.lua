@@ -93,18 +93,11 @@ function capi.dpend(t)
     for i = 1, 8 do out[i] = y[i - 1] end
     return out
   end
-  function m.angles(y) return math.atan2(y[1], y[2]), math.atan2(y[3] - y[1], y[4] - y[2]) end
-  function m.residual(y)
-    local res = kz.vec(4)
-    kz.call("kz_con_residual", m.sys, kz.vec(8, y), res, kz.report())
-    return res[0], res[1], res[2], res[3]
-  end
   return m
 end
 
 function capi.top(t)
-  local par = cpar("kz_top", t, { "M", "g", "l", "I1", "I2", "I3", "amp", "nu" },
-                   { M = 5, g = 9.81, l = 0.75, I1 = 3.12, I2 = 3.12, I3 = 0.24, amp = 0, nu = 0 })
+  local par = cpar("kz_top", t, { "M", "g", "l", "I1", "I2", "I3", "amp", "nu" }, require("models").spec("top").values)
   par.forcing = kz.choose(kz.top_forcings, t.forcing or "free", "top.forcing")
   par.avg = kz.choose(kz.top_avgs, t.avg or "corrected", "top.avg")
   local m = cbuild(par, { { "sys", "kz_sys", "kz_top_sys" }, { "vib", "kz_vib", "kz_top_vib" },
@@ -300,13 +293,22 @@ case("dpend SHAKE, RATTLE, HERK3, angle ODEs, helpers", function(B)
   put(out, m.con.tol); put(out, m.con.max_iter); put(out, m.con.m); put(out, m.con.minv, 4)
   put(out, m.vib.omega); put(out, m.vib.theta0); put(out, m.vib.even_in_theta)
   local y0 = m.state { 0.5, 0, 0.1, -0.2 }
-  put(out, y0); put(out, { m.angles(kz.vec(8, y0)) }); put(out, { m.residual(y0) })
+  local res = kz.vec(4) -- g(q) and G(q) v: the rods
+  kz.call("kz_con_residual", m.sys, kz.vec(8, y0), res, kz.report())
+  put(out, y0); put(out, res, 4)
   put(out, m.state { -1.25, 2.5, 3, -0.75 })
   steppers(out, m.sys, { "shake", "rattle", "herk3" }, 1e-4, 500, y0)
   steppers(out, m.lagrange, { "rk4" }, 1e-4, 500, { 0.5, 0, 0.1, 0 })
   steppers(out, m.avg, { "rk4" }, 1e-3, 200, { 0.5, 0, 0.1, 0 })
   return out
 end)
+
+case("dpend helpers of the model file: angles, residual", function(B)
+  local m, out = B.dpend(DPEND), {}
+  local y0 = m.state { 0.5, 0, 0.1, -0.2 }
+  put(out, { m.angles(kz.vec(8, y0)) }); put(out, { m.residual(y0) })
+  return out
+end, "file")
 
 case("dpend constrained HMMs and SAM on the DAE", function(B)
   local m, out, per = B.dpend(DPEND), {}, twopi / 200

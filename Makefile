@@ -109,7 +109,7 @@ deps-peers:
 # One stamp per scenario: it writes its own files under paper/ (never another's), so -j2 is safe;
 # it also draws its own figures (figures/<id>*.gp and the .gpi files they load).
 .SECONDEXPANSION:
-build/stamp/%.ok: scenarios/%.lua lib/libkapitza.so $(LUAMOD) $(MODELFILES) $(wildcard figures/*.gpi) $$(wildcard figures/$$*.gp) | deps
+build/stamp/%.ok: scenarios/%.lua lib/libkapitza.so $(LUAMOD) $(MODELFILES) $(MODELSRC) lib/models/kz_model.h $(wildcard figures/*.gpi) $$(wildcard figures/$$*.gp) | deps
 	@mkdir -p $(@D)
 	$(LUAJIT) scenarios/$*.lua --out paper
 	@touch $@
@@ -148,7 +148,8 @@ clean:
 # (kapitza.h in INCLUDEDIR, its modules in INCLUDEDIR/kapitza/), the shared
 # library libkapitza.so.MAJOR.MINOR.PATCH (SONAME libkapitza.so.MAJOR) with its two symlinks, the
 # static library, kapitza.pc, and the Lua modules: kapitza.lua in LUADIR (LuaJIT's default search
-# path for PREFIX=/usr/local or /usr), the others in LUADIR/kapitza/ with kapitza/config.lua,
+# path for PREFIX=/usr/local or /usr), the others in LUADIR/kapitza/ (the papers' model files with
+# their C and the preamble kz_model.h, which the model loader compiles, in kapitza/models/), with kapitza/config.lua,
 # which tells the installed kapitza.lua where its header and library are (relative to itself).
 kz_version_part = $(shell sed -n 's/.*KZ_VERSION_$(1) = \([0-9][0-9]*\).*/\1/p' lib/include/kapitza.h)
 VMAJOR     := $(call kz_version_part,MAJOR)
@@ -223,7 +224,7 @@ install: build/dist/$(SOFILE) build/dist/libkapitza.a
 	install -m 644 lib/lua/kapitza.lua $(call shq,$(D_LUA)/kapitza.lua)
 	install -m 644 $(LUAOTHER) $(call shq,$(D_LUA)/kapitza/)
 	install -d $(call shq,$(D_LUA)/kapitza/models)
-	install -m 644 $(MODELFILES) $(call shq,$(D_LUA)/kapitza/models/)
+	install -m 644 $(MODELFILES) $(MODELSRC) lib/models/kz_model.h $(call shq,$(D_LUA)/kapitza/models/)
 	install -d $(call shq,$(D_BIN)) $(call shq,$(D_LUA)/kapitza/figures) $(call shq,$(D_LUA)/kapitza/scripts)
 	for f in $(KZDATA); do install -m 644 $$f $(call shq,$(D_LUA)/kapitza)/$$f || exit 1; done
 	rel=$$(realpath -m -s --relative-to=$(call shq,$(BINDIR)) $(call shq,$(LUADIR))) && \
@@ -241,7 +242,7 @@ uninstall:
 	  $(call shq,$(D_LIB)/libkapitza.so) $(call shq,$(D_LIB)/libkapitza.a) $(call shq,$(D_PC)/kapitza.pc) \
 	  $(call shq,$(D_LUA)/kapitza.lua) $(call shq,$(D_LUA)/kapitza/config.lua) $(call shq,$(D_BIN)/kapitza)
 	cd $(call shq,$(D_LUA)/kapitza) 2>/dev/null && rm -f $(notdir $(LUAOTHER)) $(KZDATA) || true
-	cd $(call shq,$(D_LUA)/kapitza/models) 2>/dev/null && rm -f $(notdir $(MODELFILES)) || true
+	cd $(call shq,$(D_LUA)/kapitza/models) 2>/dev/null && rm -f $(notdir $(MODELFILES) $(MODELSRC)) kz_model.h || true
 	cd $(call shq,$(D_INC)/kapitza) 2>/dev/null && rm -f $(notdir $(KZHDR)) || true
 	-rmdir $(call shq,$(D_LUA)/kapitza/figures) $(call shq,$(D_LUA)/kapitza/scripts) $(call shq,$(D_LUA)/kapitza/models) 2>/dev/null
 	-rmdir $(call shq,$(D_LUA)/kapitza) $(call shq,$(D_INC)/kapitza) 2>/dev/null

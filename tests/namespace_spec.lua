@@ -4,7 +4,7 @@
 --  * no file of the repository requires one of the package's modules by a bare name;
 --  * `require "kapitza"` leaves package.path as it was;
 --  * from an installed tree, a user's own options.lua, files.lua and models.lua beside their script
---    are what `require "options"` etc. give, while kapitza.options, kapitza.files, kapitza.models and
+--    are what `require "kapitza.options"` etc. give, while kapitza.options, kapitza.files, kapitza.models and
 --    a scenario module load ours: neither shadows the other;
 --  * no merge leftover or backup (*.orig, *.rej, *~, *.bak) is tracked.
 local U = require "testutil"

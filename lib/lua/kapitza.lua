@@ -82,7 +82,7 @@ if not okload then
                       tostring(C):gsub("^.-: ", "")), 0)
 end
 -- KZ_PROFILE=FILE: time every C call and write the totals to FILE at exit (lib/lua/kapitza/profile.lua).
-if os.getenv("KZ_PROFILE") then M.prof = dofile(here .. "/profile.lua"); C = M.prof.wrap(C) end
+if os.getenv("KZ_PROFILE") then M.prof = dofile(here .. "/kapitza/profile.lua"); C = M.prof.wrap(C) end
 M.C, M.ffi = C, ffi
 
 --- A fresh, zeroed report.

@@ -77,7 +77,7 @@ describe("kapitza: the command line", function()
       { "solve " .. q(MODEL) .. " method=rk4", "method rk4 needs n=" },
       { "solve " .. q(MODEL) .. " method=rk4 n=8 N=3", "has no knob 'N'" },
       { "run /nonexistent.lua", "cannot open" },
-      { "sweep", "give emit, run, merge or ensemble" },
+      { "sweep", "give emit, run, status, merge, task or ensemble" },
     }
     for _, c in ipairs(cases) do
       local st, out, err = kz(c[1])

@@ -124,6 +124,7 @@ end
 function M.changed_keys()
   local S = package.loaded["kapitza.scenario"]
   local sc = type(S) == "table" and S.current
+  if type(S) == "table" and (S.in_cell or 0) > 0 then return "" end -- (a compute cell's value: scenario/cells.lua)
   local P = type(sc) == "table" and sc.P
   if type(P) ~= "table" or type(sc.params) ~= "table" then return "" end
   local function str(v)

@@ -12,16 +12,21 @@ CSTD    := -std=c11 -D_DEFAULT_SOURCE
 WARN    := -Wall -Wextra -Werror
 CFLAGS  ?= -O2
 LDLIBS  := -llapack -lmvec -lm -lpthread
-# The ensemble models' member loops (lib/models/kz_ens_models.c): OpenMP SIMD with glibc's vector
-# math library (no -ffast-math: sin and cos are declared simd there), one clone per vector ISA.
-build/obj/models/kz_ens_models.o: XFLAGS = -O3 -fopenmp-simd -fno-math-errno
-build/asan/models/kz_ens_models.o: XFLAGS = -fopenmp-simd -fno-math-errno
+# The ensemble models' member loops (lib/models/kz_<name>_ens.c, lib/models/kz_ens_model.h): OpenMP
+# SIMD with glibc's vector math library (no -ffast-math: sin and cos are declared simd there), one
+# clone per vector ISA.
+build/obj/models/%_ens.o: XFLAGS = -O3 -fopenmp-simd -fno-math-errno
+build/asan/models/%_ens.o: XFLAGS = -fopenmp-simd -fno-math-errno
 build/obj/methods/kz_ens.o: XFLAGS = -O3 -fopenmp-simd
 build/asan/methods/kz_ens.o: XFLAGS = -fopenmp-simd
 LUAJIT  := luajit
 # The library's layers, one folder each (lib/README.md): its C files and private headers.
 LIBDIRS := core steppers methods models
-SRC     := $(sort $(wildcard $(LIBDIRS:%=lib/%/*.c)))
+SRC     := $(sort $(wildcard $(LIBDIRS:%=lib/%/kz_*.c)))
+# The models' own sources (lib/models/<name>.c, one per model: lib/models/README.md), read by their
+# model files (lib/models/<name>.lua) and compiled into the library by the adapters that #include
+# them (kz_<name>.c), never on their own. The runtime model loader needs them and kz_model.h.
+MODELSRC := $(filter-out lib/models/kz_%,$(wildcard lib/models/*.c))
 # The public headers: lib/include/kapitza.h and its modules lib/include/kapitza/*.h, included as
 # <kapitza.h> and <kapitza/NAME.h> from the source tree (-Ilib/include) and from PREFIX/include alike;
 # the private ones (kz_internal.h, ...) by their names from the layers' folders.
@@ -48,6 +53,8 @@ STAMPS  := $(SCEN:%=build/stamp/%.ok)
 .DELETE_ON_ERROR:
 
 all: lib/libkapitza.so
+
+$(filter build/obj/models/%,$(OBJ)) $(filter build/asan/models/%,$(AOBJ)): $(MODELSRC)
 
 build/obj/%.o: lib/%.c $(HDR)
 	@mkdir -p $(@D)
@@ -103,7 +110,7 @@ deps-peers:
 # One stamp per scenario: it writes its own files under paper/ (never another's), so -j2 is safe;
 # it also draws its own figures (figures/<id>*.gp and the .gpi files they load).
 .SECONDEXPANSION:
-build/stamp/%.ok: scenarios/%.lua lib/libkapitza.so $(LUAMOD) $(MODELFILES) $(wildcard figures/*.gpi) $$(wildcard figures/$$*.gp) | deps
+build/stamp/%.ok: scenarios/%.lua lib/libkapitza.so $(LUAMOD) $(MODELFILES) $(MODELSRC) lib/models/kz_model.h $(wildcard figures/*.gpi) $$(wildcard figures/$$*.gp) | deps
 	@mkdir -p $(@D)
 	$(LUAJIT) scenarios/$*.lua --out paper
 	@touch $@
@@ -142,7 +149,8 @@ clean:
 # (kapitza.h in INCLUDEDIR, its modules in INCLUDEDIR/kapitza/), the shared
 # library libkapitza.so.MAJOR.MINOR.PATCH (SONAME libkapitza.so.MAJOR) with its two symlinks, the
 # static library, kapitza.pc, and the Lua modules: kapitza.lua in LUADIR (LuaJIT's default search
-# path for PREFIX=/usr/local or /usr), the others in LUADIR/kapitza/ with kapitza/config.lua,
+# path for PREFIX=/usr/local or /usr), the others in LUADIR/kapitza/ (the papers' model files with
+# their C and the preamble kz_model.h, which the model loader compiles, in kapitza/models/), with kapitza/config.lua,
 # which tells the installed kapitza.lua where its header and library are (relative to itself).
 kz_version_part = $(shell sed -n 's/.*KZ_VERSION_$(1) = \([0-9][0-9]*\).*/\1/p' lib/include/kapitza.h)
 VMAJOR     := $(call kz_version_part,MAJOR)
@@ -218,7 +226,7 @@ install: build/dist/$(SOFILE) build/dist/libkapitza.a
 	for f in $(LUAOTHER); do d=$$(dirname $${f#lib/lua/}); install -d $(call shq,$(D_LUA))/$$d && \
 	  install -m 644 $$f $(call shq,$(D_LUA))/$${f#lib/lua/} || exit 1; done
 	install -d $(call shq,$(D_LUA)/kapitza/models)
-	install -m 644 $(MODELFILES) $(call shq,$(D_LUA)/kapitza/models/)
+	install -m 644 $(MODELFILES) $(MODELSRC) lib/models/kz_model.h $(call shq,$(D_LUA)/kapitza/models/)
 	install -d $(call shq,$(D_BIN)) $(call shq,$(D_LUA)/kapitza/figures) $(call shq,$(D_LUA)/kapitza/scripts)
 	for f in $(KZDATA); do install -m 644 $$f $(call shq,$(D_LUA)/kapitza)/$$f || exit 1; done
 	rel=$$(realpath -m -s --relative-to=$(call shq,$(BINDIR)) $(call shq,$(LUADIR))) && \
@@ -238,7 +246,7 @@ uninstall:
 	cd $(call shq,$(D_LUA)) 2>/dev/null && rm -f $(LUAOTHER:lib/lua/%=%) || true
 	cd $(call shq,$(D_LUA)/kapitza) 2>/dev/null && rm -f $(KZDATA) || true
 	-cd $(call shq,$(D_LUA)/kapitza) 2>/dev/null && rmdir $(sort $(dir $(LUAOTHER:lib/lua/kapitza/%=%))) 2>/dev/null
-	cd $(call shq,$(D_LUA)/kapitza/models) 2>/dev/null && rm -f $(notdir $(MODELFILES)) || true
+	cd $(call shq,$(D_LUA)/kapitza/models) 2>/dev/null && rm -f $(notdir $(MODELFILES) $(MODELSRC)) kz_model.h || true
 	cd $(call shq,$(D_INC)/kapitza) 2>/dev/null && rm -f $(notdir $(KZHDR)) || true
 	-rmdir $(call shq,$(D_LUA)/kapitza/figures) $(call shq,$(D_LUA)/kapitza/scripts) $(call shq,$(D_LUA)/kapitza/models) 2>/dev/null
 	-rmdir $(call shq,$(D_LUA)/kapitza) $(call shq,$(D_INC)/kapitza) 2>/dev/null

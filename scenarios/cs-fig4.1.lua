@@ -129,6 +129,14 @@ for _, H in ipairs(Hs) do
 end
 
 -- The runs ---------------------------------------------------------------------------------------
+-- Every run and reference is a compute cell (lib/lua/kapitza/scenario/cells.lua: a sweep's merge
+-- replays them), keyed by its own scheme, omega, H and grid dt, not by the lists
+local lists = { "H", "omega", "omega_extra", "H_conv", "ref_omega" }
+local function cell(name, point, f, more)
+  local ig = { unpack(lists) }
+  for _, k in ipairs(more or {}) do ig[#ig + 1] = k end
+  return sc:cell(name, point, f, { ignore = ig })
+end
 local runs = {}
 sc:progress_start(#P.schemes * #W, sc.id)
 for _, scheme in ipairs(P.schemes) do
@@ -137,7 +145,7 @@ for _, scheme in ipairs(P.schemes) do
     local model = D.model(P, w)
     runs[scheme][w] = {}
     for _, H in ipairs(Hs) do
-      local ok, run = pcall(D.hmm, model, scheme, H, P)
+      local ok, run = pcall(cell, "run", { schemes = scheme, run_omega = w, run_H = H }, function() return D.hmm(model, scheme, H, P) end)
       if not ok then -- e.g. H = 1/40, where the macro integration breaks down (notes, addendum 6)
         sc:fail(string.format("%s, H = %g, omega = %g failed: %s", scheme, H, w, tostring(run):gsub("^[^:]*:%d+: ", "")))
       end
@@ -151,23 +159,32 @@ local Ppert, sens = setmetatable({ q1 = P.q1 + 1e-15 }, { __index = P }), {}
 for _, w in ipairs(W) do
   local model, d = D.model(P, w), 0
   for _, H in ipairs(Hs) do
-    local a, b = runs[P.schemes[1]][w][H], D.hmm(model, P.schemes[1], H, Ppert)
-    for n = 1, #a.q1 do d = math.max(d, math.abs(a.q1[n] - b.q1[n]), math.abs(a.q2[n] - b.q2[n])) end
+    d = math.max(d, cell("sens", { first = P.schemes[1], run_omega = w, run_H = H }, function()
+      local a, b, dd = runs[P.schemes[1]][w][H], D.hmm(model, P.schemes[1], H, Ppert), 0
+      for n = 1, #a.q1 do dd = math.max(dd, math.abs(a.q1[n] - b.q1[n]), math.abs(a.q2[n] - b.q2[n])) end
+      return dd
+    end, { "schemes" })) -- (the first scheme's, whatever the others)
   end
   sens[w] = d
 end
-local avg = D.reference_grid(D.model(P, W[1]), "averaged", P.T, dt, P, nil, P.ref_h)
+local avg = cell("averaged", { dt = dt, w1 = W[1] }, function()
+  return (D.reference_grid(D.model(P, W[1]), "averaged", P.T, dt, P, nil, P.ref_h))
+end, { "schemes" })
 local refs = { { kind = "averaged", omega = 0, ref = avg } }
 for _, w in ipairs(P.ref_omega) do
-  refs[#refs + 1] = { kind = "direct", omega = w, ref = D.reference_grid(D.model(P, w), "direct", P.T, dt, P, P.ref_steps) }
+  refs[#refs + 1] = { kind = "direct", omega = w, ref = cell("direct", { dt = dt, run_omega = w }, function()
+    return (D.reference_grid(D.model(P, w), "direct", P.T, dt, P, P.ref_steps))
+  end, { "schemes" }) }
 end
 -- without vibration (vmax = 0) the rods fall: the time they leave the upper half-plane
 local Pflat = setmetatable({ vmax = 0, q2_reading = "text" }, { __index = P })
-local still = D.reference_grid(D.model(Pflat, W[1]), "averaged", P.T, dt, Pflat, nil, P.ref_h)
-local fall
-for j = #still.t, 1, -1 do
-  if math.abs(still.q1[j]) >= math.pi / 2 or math.abs(still.q2[j]) >= math.pi / 2 then fall = still.t[j] end
-end
+local fall = cell("fall", { dt = dt, w1 = W[1] }, function()
+  local still, fall = D.reference_grid(D.model(Pflat, W[1]), "averaged", P.T, dt, Pflat, nil, P.ref_h), nil
+  for j = #still.t, 1, -1 do
+    if math.abs(still.q1[j]) >= math.pi / 2 or math.abs(still.q2[j]) >= math.pi / 2 then fall = still.t[j] end
+  end
+  return fall
+end, { "schemes" })
 
 -- Outputs ----------------------------------------------------------------------------------------
 local function member(list, x) for _, y in ipairs(list) do if y == x then return true end end return false end

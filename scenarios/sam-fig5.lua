@@ -68,6 +68,9 @@ local y0 = { 0.5, 0.5 }
 local errs, steps, runs = {}, {}, {}
 sc:progress_start(#P.eps, "sam-fig5")
 for _, eps in ipairs(P.eps) do
+  -- one eps's reference and runs: a compute cell (lib/lua/kapitza/scenario/cells.lua)
+  local oerrs, osteps, orun = sc:cell("eps", { eps = eps }, function()
+  local errs, steps = {}, {}
   local mi = sam.micro(sam.vdp(eps), "strang", P.split == "rot-pert-rot")
   local per_sample = P.t_end / eps / P.samples / (2 * math.pi) -- periods between samples
   if math.abs(per_sample - math.floor(per_sample + 0.5)) > 1e-9 * per_sample then
@@ -89,8 +92,12 @@ for _, eps in ipairs(P.eps) do
   end
   for k = 1, #h1.t do steps[#steps + 1] = { eps = eps, method = "ode45", tau = h1.t[k], H = h1.h[k] } end
   for k = 1, #h2.t do steps[#steps + 1] = { eps = eps, method = "dp5", tau = h2.t[k], H = h2.h[k] } end
-  runs[#runs + 1] = { eps = eps, ref_est = rest, ode45 = c1, dp5 = c2, strang = c3, h = h1.h, tau_end = tout[#tout],
-                      first = #errs - P.samples + 1, last = errs[#errs] }
+  return errs, steps, { eps = eps, ref_est = rest, ode45 = c1, dp5 = c2, strang = c3, h = h1.h, tau_end = tout[#tout] }
+  end)
+  for _, r in ipairs(oerrs) do errs[#errs + 1] = r end
+  for _, r in ipairs(osteps) do steps[#steps + 1] = r end
+  orun.first, orun.last = #errs - P.samples + 1, errs[#errs]
+  runs[#runs + 1] = orun
   sc:progress()
 end
 

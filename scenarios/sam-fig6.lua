@@ -144,14 +144,24 @@ local function setup(e)
 end
 
 -- The sweep (a run shared by both panels is made once) ---------------------------------------------
-local memo = {}
+-- the references and the runs are compute cells (lib/lua/kapitza/scenario/cells.lua: a sweep's merge
+-- replays them); each depends on its own eps, N and n, not on the lists
+local memo, seen = {}, {}
 local nmax = math.max(unpack(P.n))
+local lists = { "eps", "n", "H_bottom", "eps_text", "order_n" }
+local function reference(e)
+  local r = sc:cell("reference", { ref_eps = e }, function() setup(e); return { refs[e], avgs[e] } end, { ignore = lists })
+  refs[e], avgs[e], seen[e] = r[1], r[2], true
+end
 local function run(method, e, N, n)
   local key = string.format("%s/%g/%d/%d", method, e, N, n)
   if not memo[key] then
-    local model = setup(e)
+    reference(e)
     local nodes = P.nodes == "on" and N == Ntop and n == nmax and method == "SAM"
-    memo[key] = method == "SAM" and D.sam_row(model, P, N, n, refs[e], nodes) or D.conv_row(model, P, n, refs[e])
+    memo[key] = sc:cell("run", { method = method, run_eps = e, N = N, run_n = n, nodes = nodes }, function()
+      local model = setup(e)
+      return method == "SAM" and D.sam_row(model, P, N, n, refs[e], nodes) or D.conv_row(model, P, n, refs[e])
+    end, { ignore = lists })
     sc:progress()
   end
   return memo[key]
@@ -206,7 +216,7 @@ if #nrows > 0 then
 end
 local rrows = {}
 local es = {}
-for e in pairs(models) do es[#es + 1] = e end
+for e in pairs(seen) do es[#es + 1] = e end
 table.sort(es, function(a, b) return a > b end)
 for _, e in ipairs(es) do
   local r, a = refs[e], avgs[e]

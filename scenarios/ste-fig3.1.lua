@@ -75,14 +75,19 @@ local model = ste.model(P)
 local o = { H = P.H, T = P.T, eta = P.eta_eps * P.eps, h = P.eps / P.h_per_eps }
 local controls = P.control ~= P.micro
 sc:progress_start(3 + (controls and 2 or 0) + #P.direct * #P.direct_eps)
-local ref = ste.reference(model, P, P.T, P.H)
+-- the reference and every run are compute cells (lib/lua/kapitza/scenario/cells.lua: a sweep's merge
+-- replays them); the reference and the HMM runs do not depend on the direct runs' lists
+local lists = { ignore = { "direct", "direct_eps" } }
+local ref = sc:cell("reference", {}, function() return ste.reference(model, P, P.T, P.H) end, lists)
 sc:progress("reference (3.2)")
 local runs, ctl = {}, {}
 for _, macro in ipairs { "FE", "IFE" } do
   for _, m in ipairs(controls and { P.micro, P.control } or { P.micro }) do
     o.macro, o.micro = macro, m
-    local Th, Om, w = ste.run(model, P, o)
-    local r = { Th = Th, Om = Om, work = w }
+    local r = sc:cell("hmm", { macro = macro, micro = m }, function()
+      local Th, Om, w = ste.run(model, P, o)
+      return { Th = Th, Om = Om, work = w }
+    end, lists)
     if m == P.micro then runs[macro] = r else ctl[macro] = r end
     sc:progress("HMM-" .. macro .. "-" .. m)
   end
@@ -103,14 +108,16 @@ for _, e in ipairs(P.direct_eps) do
   local N = math.floor(P.T / P.H + 0.5)
   local y0 = { P.Theta0, P.Omega0 - math.sin(P.Theta0) / (2 * math.pi * P.l) }
   for _, name in ipairs(P.direct) do
-    local out, c = kz.trajectory(m.sys, name, 0, h, per, N, y0)
-    local err, th = 0, {}
-    for n = 0, N do
-      th[n + 1] = out[2 * n]
-      err = math.max(err, math.abs(out[2 * n] - ref[1][n + 1]))
-    end
-    direct[#direct + 1] = { stepper = name, order = kz.steppers[name].order, eps = e, h = h, steps = N * per,
-                            force_evals = c.force_evals, max_theta_error = err, Theta_T = th[N + 1] }
+    direct[#direct + 1] = sc:cell("direct", { direct = name, direct_eps = e }, function()
+      local out, c = kz.trajectory(m.sys, name, 0, h, per, N, y0)
+      local err, th = 0, {}
+      for n = 0, N do
+        th[n + 1] = out[2 * n]
+        err = math.max(err, math.abs(out[2 * n] - ref[1][n + 1]))
+      end
+      return { stepper = name, order = kz.steppers[name].order, eps = e, h = h, steps = N * per,
+               force_evals = c.force_evals, max_theta_error = err, Theta_T = th[N + 1] }
+    end)
     sc:progress(name .. string.format(" eps=%g", e))
   end
 end

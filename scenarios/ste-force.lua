@@ -73,8 +73,10 @@ end
 
 -- the cases of notes §7 A-force
 local cases, rows = {}, {}
+-- every estimate a compute cell (lib/lua/kapitza/scenario/cells.lua): the cases do not depend on the sweeps' lists
 local function case(key, label, micro, eta_eps, h_per_eps, over)
-  local r = estimate(micro, eta_eps, h_per_eps, over)
+  local r = sc:cell("case", { case = key }, function() return estimate(micro, eta_eps, h_per_eps, over) end,
+                    { ignore = { "h_sweep", "eta_sweep" } })
   r.key, r.label, r.micro, r.eta_eps, r.h_per_eps = key, label, micro, eta_eps, h_per_eps
   cases[key] = r
   local t = over and over.t or P.t
@@ -106,14 +108,15 @@ local sweep = {}
 sc:progress_start(3 * #P.h_sweep + 2 * #P.eta_sweep)
 for _, micro in ipairs { "v", "lf", "rk4" } do
   for _, k in ipairs(P.h_sweep) do
-    local r = estimate(micro, 50, k)
+    local r = sc:cell("h", { series = micro, h_sweep = k }, function() return estimate(micro, 50, k) end, { ignore = { "eta_sweep" } })
     sweep[#sweep + 1] = { sweep = "h", series = micro, x = k, abs_error = math.abs(r.err), error = r.err }
     sc:progress()
   end
 end
 for _, where in ipairs { "on", "off" } do
   for _, k in ipairs(P.eta_sweep) do
-    local r = estimate("rk4", k, 50, { t = where == "on" and P.t or P.t_off })
+    local r = sc:cell("eta", { series = where, eta_sweep = k }, function() return estimate("rk4", k, 50, { t = where == "on" and P.t or P.t_off }) end,
+                      { ignore = { "h_sweep" } })
     sweep[#sweep + 1] = { sweep = "eta", series = where, x = k, abs_error = math.abs(r.err), error = r.err }
     sc:progress()
   end

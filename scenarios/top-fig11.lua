@@ -145,10 +145,14 @@ for _, om in ipairs(P.omegas_cost) do
   local h1 = 0.25 / lam -- well inside RK4's asymptotic range
   local n1 = math.ceil(P.T_cost / h1)
   h1 = P.T_cost / n1
-  local ya = kz.run(model.sys, "rk4", 0, h1, n1, xc)
-  local yb = kz.run(model.sys, "rk4", 0, h1 / 2, 2 * n1, xc)
-  local e = 0
-  for i = 4, 6 do e = math.max(e, math.abs(ya[i] - yb[i])) end
+  -- the two runs, a compute cell (lib/lua/kapitza/scenario/cells.lua: a sweep's merge replays it)
+  local e = sc:cell("cost", { omegas_cost = om }, function()
+    local ya = kz.run(model.sys, "rk4", 0, h1, n1, xc)
+    local yb = kz.run(model.sys, "rk4", 0, h1 / 2, 2 * n1, xc)
+    local d = 0
+    for i = 4, 6 do d = math.max(d, math.abs(ya[i] - yb[i])) end
+    return d
+  end)
   e = e * 16 / 15 -- the error of the h run, E(h) = C h^4
   local hstar = h1 * (P.tol_cost / e) ^ 0.25
   crow[#crow + 1] = { omega = om, h_test = h1, error_h = e, h_needed = hstar, steps_needed = P.T_cost / hstar,

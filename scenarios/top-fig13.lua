@@ -60,7 +60,11 @@ for _, N in ipairs(P.N) do
 end
 local model = top.model(P)
 local x0 = model.x0(P.omega, P.Pi1w / P.omega, P.theta0)
-local _, rxi = top.reference(model, "32", P.T, P.T / Nmax, x0, P.ref_h / P.omega)
+local rxi -- (made when a run needs it: a sweep's merge replays the runs)
+local function ref()
+  if not rxi then rxi = select(2, top.reference(model, "32", P.T, P.T / Nmax, x0, P.ref_h / P.omega)) end
+  return rxi
+end
 
 local rows, curve = {}, {}
 sc:progress_start(#P.schemes * #P.eta_h, "top-fig13")
@@ -70,11 +74,14 @@ for _, scheme in ipairs(P.schemes) do
     local key = scheme .. "/" .. a
     curve[key] = { invH = {}, err = {} }
     for _, N in ipairs(P.N) do
-      local q = {}
-      for k, v in pairs(P) do q[k] = v end
-      q.macro, q.micro = macro, micro
-      local _, xi = top.run(model, q, { set = "32", H = P.T / N, T = P.T, eta = a * P.h, h = P.h, x0 = x0 })
-      local e = top.maxerr(xi[2], rxi[2], Nmax / N)
+      -- each run a compute cell (lib/lua/kapitza/scenario/cells.lua)
+      local e = sc:cell("run", { schemes = scheme, eta_h = a, N = N, Nmax = Nmax }, function() -- (Nmax: the reference's grid)
+        local q = {}
+        for k, v in pairs(P) do q[k] = v end
+        q.macro, q.micro = macro, micro
+        local _, xi = top.run(model, q, { set = "32", H = P.T / N, T = P.T, eta = a * P.h, h = P.h, x0 = x0 })
+        return top.maxerr(xi[2], ref()[2], Nmax / N)
+      end)
       rows[#rows + 1] = { scheme = scheme, eta_h = a, N = N, invH = N / P.T, error = e }
       table.insert(curve[key].invH, N / P.T)
       table.insert(curve[key].err, e)

@@ -58,11 +58,15 @@ for _, n in ipairs(P.N_alt) do
   grid = grid * n / a
 end
 top.check_points(sc, grid + 1, "parameters 'N', 'N_alt': the reference grid lcm(N, N_alt)")
-local _, rxi = top.reference(model, "32", P.T, P.T / grid, x0, P.ref_h / P.omega)
+local rxi -- (made when a run needs it: a sweep's merge replays the runs)
 
+-- each run a compute cell (lib/lua/kapitza/scenario/cells.lua); grid: the reference's, from N and N_alt
 local function err(N, h, a)
-  local _, xi = top.run(model, P, { set = "32", H = P.T / N, T = P.T, eta = a * h, h = h, x0 = x0 })
-  return top.maxerr(xi[2], rxi[2], grid / N)
+  return sc:cell("run", { N = N, h = h, alpha = a, grid = grid }, function()
+    if not rxi then rxi = select(2, top.reference(model, "32", P.T, P.T / grid, x0, P.ref_h / P.omega)) end
+    local _, xi = top.run(model, P, { set = "32", H = P.T / N, T = P.T, eta = a * h, h = h, x0 = x0 })
+    return top.maxerr(xi[2], rxi[2], grid / N)
+  end, { ignore = { "N_alt" } })
 end
 local rows, curves = {}, {}
 sc:progress_start(#P.h + #P.N_alt, "top-fig14")

@@ -49,7 +49,7 @@ top.check_list(sc, P, "macros")
 if P.eta_h % 2 ~= 0 then sc:fail(string.format("parameter 'eta_h': %d is odd (the half window eta/2 must be whole steps)", P.eta_h)) end
 local model = top.model(P)
 local x0 = model.x0(P.omega, P.Pi1w / P.omega, P.theta0)
-local _, rxi = top.reference(model, "32", P.T, P.T / P.N, x0, P.ref_h / P.omega)
+local rxi -- (made when a run needs it: a sweep's merge replays the runs)
 
 local rows, curve, failed = {}, {}, {}
 sc:progress_start(#P.macros * #P.micros, "top-fig15")
@@ -57,12 +57,18 @@ for _, mac in ipairs(P.macros) do
   for _, mic in ipairs(P.micros) do
     local c = {}
     for i, h in ipairs(P.h) do
-      local q = {}
-      for k, v in pairs(P) do q[k] = v end
-      q.macro, q.micro = mac, mic
-      local _, xi, _, _, msg = top.run(model, q, { set = "32", H = P.T / P.N, T = P.T, eta = P.eta_h * h, h = h, x0 = x0, allow_fail = true })
+      -- each run a compute cell (lib/lua/kapitza/scenario/cells.lua)
+      local e, msg = sc:cell("run", { macros = mac, micros = mic, h = h }, function()
+        local q = {}
+        for k, v in pairs(P) do q[k] = v end
+        q.macro, q.micro = mac, mic
+        local _, xi, _, _, msg = top.run(model, q, { set = "32", H = P.T / P.N, T = P.T, eta = P.eta_h * h, h = h, x0 = x0, allow_fail = true })
+        if msg then return nil, msg end
+        if not rxi then rxi = select(2, top.reference(model, "32", P.T, P.T / P.N, x0, P.ref_h / P.omega)) end
+        return top.maxerr(xi[2], rxi[2])
+      end)
       -- a diverging run has no error: infinite in the claims, NaN (no point) in the data file
-      c[i] = msg and math.huge or top.maxerr(xi[2], rxi[2])
+      c[i] = msg and math.huge or e
       if msg then failed[#failed + 1] = string.format("HMM-%s-%s at h = %g: %s", mac, mic, h, msg) end
       rows[#rows + 1] = { macro = mac, micro = mic, h = h, invh = 1 / h, error = msg and "NaN" or c[i] }
     end

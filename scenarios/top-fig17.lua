@@ -56,7 +56,10 @@ local model = top.model(P)
 local x0 = model.x0(P.omega, P.Pi1w / P.omega, P.theta0)
 local H = P.T / P.N
 local dt = H / P.ref_sub
-local cols, rxi = top.reference(model, "37", P.T, dt, x0, P.ref_h / P.omega)
+-- the reference and every run are compute cells (lib/lua/kapitza/scenario/cells.lua); the reference
+-- and the (32) run do not depend on the runs list
+local rxi = sc:cell("reference", {}, function() return select(2, top.reference(model, "37", P.T, dt, x0, P.ref_h / P.omega)) end,
+                    { ignore = { "runs" } })
 
 local runs, results = {}, {}
 for _, r in ipairs(P.runs) do
@@ -65,7 +68,7 @@ for _, r in ipairs(P.runs) do
   if not h or not a or a % 2 ~= 0 then io.stderr:write("top-fig17: parameter 'runs': '" .. r .. "' is not h:eta_h with eta_h even\n"); os.exit(2) end
   runs[#runs + 1] = { h = h, a = a }
 end
-local function run(h, a, fd)
+local function run0(h, a, fd)
   local q = {}
   for k, v in pairs(P) do q[k] = v end
   q.fd_step = fd
@@ -74,19 +77,24 @@ local function run(h, a, fd)
   for k = 1, 4 do e[k] = top.maxerr(xi[k], rxi[k], P.ref_sub) end
   return { h = h, a = a, fd = fd, err = e, xi = xi, steps = w.micro_steps }
 end
+local function run(h, a, fd, r)
+  return sc:cell("run", { runs = r, fd = fd }, function() return run0(h, a, fd) end)
+end
 sc:progress_start(#runs * (P.fd > 0 and 2 or 1) + 1, "top-fig17")
-for _, r in ipairs(runs) do
-  results[#results + 1] = run(r.h, r.a, P.fd_step)
+for i, r in ipairs(runs) do
+  results[#results + 1] = run(r.h, r.a, P.fd_step, P.runs[i])
   sc:progress()
-  if P.fd > 0 then results[#results + 1] = run(r.h, r.a, P.fd); sc:progress() end
+  if P.fd > 0 then results[#results + 1] = run(r.h, r.a, P.fd, P.runs[i]); sc:progress() end
 end
 -- (37) from the (32) HMM states
-local q = {}
-for k, v in pairs(P) do q[k] = v end
-local x32, _, w32 = top.run(model, q, { set = "32", H = H, T = P.T, eta = 10 * 1e-6, h = 1e-6, x0 = x0 })
-local from32 = top.xi(model, "37", x32)
-local e32 = {}
-for k = 1, 4 do e32[k] = top.maxerr(from32[k], rxi[k], P.ref_sub) end
+local e32, w32 = sc:cell("from32", {}, function()
+  local q = {}
+  for k, v in pairs(P) do q[k] = v end
+  local x32, _, w = top.run(model, q, { set = "32", H = H, T = P.T, eta = 10 * 1e-6, h = 1e-6, x0 = x0 })
+  local from32, e = top.xi(model, "37", x32), {}
+  for k = 1, 4 do e[k] = top.maxerr(from32[k], rxi[k], P.ref_sub) end
+  return e, w
+end, { ignore = { "runs" } })
 sc:progress()
 
 local main = results[P.fd > 0 and 3 or 2] or results[1]

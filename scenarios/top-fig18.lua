@@ -58,6 +58,9 @@ local k = model.constants
 local hrows, rrows, res = {}, {}, {}
 sc:progress_start(#P.omega, "top-fig18")
 for _, om in ipairs(P.omega) do
+  -- one omega's run, reference and rows: a compute cell (lib/lua/kapitza/scenario/cells.lua)
+  local oh, orr, ores = sc:cell("omega", { omega = om }, function()
+  local hrows, rrows, res = {}, {}, {}
   local x0 = model.x0(om, P.Pi1w / om, P.theta0)
   local N = P.N_c * om / 1e3
   local h = P.h_c / (om * om)
@@ -85,6 +88,11 @@ for _, om in ipairs(P.omega) do
   res[#res + 1] = { omega = om, twin = twin, phiT = rph[#rph], phiT_hmm = ph[#ph], prec = k.Mgl / (om * k.Pi3hat), lo = lo, hi = hi,
                     hlo = hlo, hhi = hhi, nut = 2 * k.Mgl * P.I1 * math.sin(P.theta0) / ((om * k.Pi3hat) * (om * k.Pi3hat)), cusps = cusps,
                     cycles = k.nutation * om * P.T / (2 * math.pi) }
+  return hrows, rrows, res
+  end)
+  for _, t in ipairs { { hrows, oh }, { rrows, orr }, { res, ores } } do
+    for _, r in ipairs(t[2]) do t[1][#t[1] + 1] = r end
+  end
   sc:progress()
 end
 sc:write_tsv("data/top-fig18.tsv", { "omega", "t", "phi", "dtheta" }, hrows,

@@ -36,11 +36,16 @@ local sc = S.new { id = "top-fig22", title = "Fredbo Figure 22: the vertically v
                    work = function(P) return (1 + #P.l_alt) * require("kapitza.scenario.work").top_vertical(P, P.omega), "force evaluations" end }
 local P = sc:parse(arg)
 top.vertical_check(sc, P)
-local r = top.vertical(P, P.omega, P.l, P.fine_dt, P.check_dt)
+-- every run a compute cell (lib/lua/kapitza/scenario/cells.lua: a sweep's merge replays it)
+local function vertical(nu, l)
+  return sc:cell("vertical", { nu = nu, l_run = l }, function() return top.vertical(P, nu, l, P.fine_dt, P.check_dt) end,
+                 { ignore = { "l_alt" } })
+end
+local r = vertical(P.omega, P.l)
 local off = top.off_print(sc, P, nil, { "l_alt", "avg", "plot_dt", "fine_dt", "full_h", "avg_h" })
 local cl = top.vertical_output(sc, P, r, { 0.03, 0.1 }, off)
 local runs = { r }
-for _, l in ipairs(P.l_alt) do runs[#runs + 1] = top.vertical(P, P.omega, l, P.fine_dt, P.check_dt) end
+for _, l in ipairs(P.l_alt) do runs[#runs + 1] = vertical(P.omega, l) end
 top.write_claims(sc, cl, string.format("**Errors of (48)** against (41), A = %g (max over t = k·%g and over t = k·%g; all digits in " ..
                                        "tables/%s-errors.tsv):\n\n", P.A, P.check_dt, P.fine_dt, sc.id) .. top.vertical_errors(sc, runs),
   string.format("Reconstruction π ≈ Π + MAl sin(ωt)(Γ₂, −Γ₁, 0): max abs error in π₁, π₂ = %.3g on the %g s grid (O(1) terms of " ..

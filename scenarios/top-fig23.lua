@@ -29,8 +29,13 @@ local sc = S.new { id = "top-fig23", title = "Fredbo Figure 23: the vertically v
                    end }
 local P = sc:parse(arg)
 top.vertical_check(sc, P)
-local r = top.vertical(P, P.omega, P.l, P.fine_dt, P.check_dt)
-local rl = top.vertical(P, P.omega_low, P.l, P.fine_dt, P.check_dt)
+-- every run a compute cell (lib/lua/kapitza/scenario/cells.lua: a sweep's merge replays it)
+local function vertical(nu, l)
+  return sc:cell("vertical", { nu = nu, l_run = l }, function() return top.vertical(P, nu, l, P.fine_dt, P.check_dt) end,
+                 { ignore = { "l_alt" } })
+end
+local r = vertical(P.omega, P.l)
+local rl = vertical(P.omega_low, P.l)
 local off = top.off_print(sc, P, nil, { "l_alt", "avg", "plot_dt", "fine_dt", "full_h", "avg_h" })
 local cl = top.vertical_output(sc, P, r, { 3e-3, 1e-2 }, off)
 local pub = cl.pub
@@ -58,7 +63,7 @@ cl:claim { key = "reconstruction_notes", text = "the reconstruction error within
   at = top.print_at(sc, nil, { "l_alt", "avg", "plot_dt", "fine_dt", "full_h", "avg_h" }),
   judge = function() return { measured = E.T("%.3g", r.recon), items = { r.recon <= 0.5 }, what = "error" } end }
 local runs = { r }
-for _, l in ipairs(P.l_alt) do runs[#runs + 1] = top.vertical(P, P.omega, l, P.fine_dt, P.check_dt) end
+for _, l in ipairs(P.l_alt) do runs[#runs + 1] = vertical(P.omega, l) end
 runs[#runs + 1] = rl
 top.write_claims(sc, cl, string.format("**Errors of (48)** against (41), A = %g (max over t = k·%g and over t = k·%g; all digits in " ..
                                        "tables/%s-errors.tsv):\n\n", P.A, P.check_dt, P.fine_dt, sc.id) .. top.vertical_errors(sc, runs), nil)

@@ -91,7 +91,14 @@ local biased = models.pendulum { l = P.l, g = P.g, vmax = P.vmax * math.sqrt(c),
 local sv = E.grid(biased.avg, P.T, P.H, { P.q0, P.p0 }, P.H, "verlet")
 local sv_exact = E.grid(pend0.avg, P.T, P.H, { P.q0, P.p0 }, P.H, "verlet")
 
-local Q, Pm, w = run(P.omega)
+-- every run a compute cell (lib/lua/kapitza/scenario/cells.lua: a sweep's merge replays it)
+local function cell_run(omega, micro)
+  return sc:cell("run", { run_omega = omega, run_micro = micro or P.micro }, function()
+    local Qr, Pr, wr = run(omega, micro)
+    return Qr, Pr, wr
+  end, { ignore = { "omegas" } })
+end
+local Q, Pm, w = cell_run(P.omega)
 local rows = {}
 for n = 1, #Q do
   rows[n] = { t = (n - 1) * P.H, Q = Q[n], P = Pm[n], Q_avg = exact[1][n], P_avg = exact[2][n], Q_sv = sv[1][n], P_sv = sv[2][n] }
@@ -119,7 +126,7 @@ local main
 for _, om in ipairs(P.omegas) do
   local r
   if om == P.omega then r = row(om, P.micro, Q, Pm, w) else
-    local Qo, Po, wo = run(om)
+    local Qo, Po, wo = cell_run(om)
     r = row(om, P.micro, Qo, Po, wo)
   end
   if om == P.omega then main = r end
@@ -127,7 +134,7 @@ for _, om in ipairs(P.omegas) do
   sc:progress()
 end
 main = main or row(P.omega, P.micro, Q, Pm, w)
-local Qk, Pk, wk = run(P.omega, "rk4")
+local Qk, Pk, wk = cell_run(P.omega, "rk4")
 local rk = row(P.omega, "rk4", Qk, Pk, wk)
 sc:progress()
 sc:write_tsv("tables/top-fig6-errors.tsv", { "omega", "micro", "dP_exact", "dQ_exact", "dP_sv", "dQ_sv", "micro_steps", "estimates" }, trows,

@@ -81,6 +81,10 @@ for _, f in ipairs(P.N) do Nmax0 = math.max(Nmax0, f) end
 sc:progress_start(#P.omega, "top-table1")
 local cost = {}
 for _, om in ipairs(P.omega) do
+  -- one omega's reference and runs: a compute cell (lib/lua/kapitza/scenario/cells.lua: a sweep's shards
+  -- record it, its merge judges the cells as one run)
+  local col, orows, odata, ocost = sc:cell("omega", { omega = om }, function()
+  local rows, data, cost = {}, {}, {}
   local s = om / 1e3
   local Nmax = Nmax0 * s
   local h = P.h_c / (om * om)
@@ -115,6 +119,11 @@ for _, om in ipairs(P.omega) do
         end
       end
     end
+  end
+  return col, rows, data, cost
+  end)
+  for _, t in ipairs { { rows, orows }, { data, odata }, { cost, ocost } } do
+    for _, r in ipairs(t[2]) do t[1][#t[1] + 1] = r end
   end
   cols[#cols + 1] = col
   sc:progress()

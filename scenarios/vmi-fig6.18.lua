@@ -51,7 +51,10 @@ local runs = {}
 sc:progress_start(#P.schemes * (#P.p + #P.stab_p))
 for _, sch in ipairs(P.schemes) do
   for _, p in ipairs(P.p) do
-    runs[#runs + 1] = V.study_run(model, sch, p, { dt = P.dt, T = P.T, tol = P.tol, predictor = P.predictor })
+    -- each run a compute cell (lib/lua/kapitza/scenario/cells.lua: a sweep's merge replays it)
+    runs[#runs + 1] = sc:cell("study", { schemes = sch, p = p }, function()
+      return V.study_run(model, sch, p, { dt = P.dt, T = P.T, tol = P.tol, predictor = P.predictor })
+    end, { ignore = { "stab_p" } })
     sc:progress(string.format("%s p = %d", sch, p))
   end
 end
@@ -65,7 +68,9 @@ sc:write_tsv("data/" .. sc.id .. ".tsv", cols, runs,
 local long, summary = {}, {}
 for _, sch in ipairs(P.schemes) do
   for _, p in ipairs(P.stab_p) do
-    local r = V.long_run(model, sch, p, { dt = P.dt, T = P.stab_T, tol = P.tol, predictor = P.stab_predictor })
+    local r = sc:cell("long", { schemes = sch, stab_p = p }, function()
+      return V.long_run(model, sch, p, { dt = P.dt, T = P.stab_T, tol = P.tol, predictor = P.stab_predictor })
+    end, { ignore = { "p" } })
     local Hmax = 0
     for _, row in ipairs(r.rows) do
       long[#long + 1] = { scheme = sch, p = p, t = row.t, H = row.H, relerr = row.relerr }

@@ -46,7 +46,9 @@ sc:progress_start(#P.schemes * #P.predictors)
 for _, sch in ipairs(P.schemes) do
   for _, pr in ipairs(P.predictors) do
     for _, p in ipairs(P.p) do
-      runs[#runs + 1] = V.study_run(model, sch, p, { dt = P.dt, T = P.T, tol = P.tol, predictor = pr })
+      runs[#runs + 1] = sc:cell("study", { schemes = sch, predictors = pr, p = p }, function() -- (a sweep's merge replays it)
+        return V.study_run(model, sch, p, { dt = P.dt, T = P.T, tol = P.tol, predictor = pr })
+      end)
     end
     sc:progress(sch .. " " .. pr)
   end

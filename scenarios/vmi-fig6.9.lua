@@ -48,7 +48,11 @@ local model = V.model("SR", P)
 local study, plotted = {}, {}
 sc:progress_start(#P.p * #P.tol_study)
 for _, p in ipairs(P.p) do
-  local _, L = V.ring_energies(model, P.scheme, { p = p, dT = P.dT, T = P.T, tol = P.tol })
+  -- the runs are compute cells (lib/lua/kapitza/scenario/cells.lua: a sweep's merge replays them)
+  local L = sc:cell("run", { p = p }, function()
+    local _, L = V.ring_energies(model, P.scheme, { p = p, dT = P.dT, T = P.T, tol = P.tol })
+    return L
+  end, { ignore = { "tol_study" } })
   local kept = {}
   for i = 1, #L, P.stride do kept[#kept + 1] = L[i] end
   sc:write_tsv(string.format("data/%s-p%d.tsv", sc.id, p), { "t", "L1", "L2", "L3", "dL3" }, kept,
@@ -56,10 +60,12 @@ for _, p in ipairs(P.p) do
                                V.describe(model), P.scheme, P.dT, p, P.tol, P.stride) })
   plotted[p] = { V.L_drift(L) } -- drift of L3, ranges of L1 and L2
   for _, tol in ipairs(P.tol_study) do
-    local _, Lt, res = V.ring_energies(model, P.scheme, { p = p, dT = P.dT, T = P.T, tol = tol })
-    local d3, w1, w2 = V.L_drift(Lt)
-    study[#study + 1] = { p = p, tol = tol, L3_0 = Lt[1].L3, L3_drift = d3, L1_range = w1, L2_range = w2,
-                          newton = res.counts.newton_iters }
+    local row = sc:cell("study", { p = p, tol_study = tol }, function()
+      local _, Lt, res = V.ring_energies(model, P.scheme, { p = p, dT = P.dT, T = P.T, tol = tol })
+      local d3, w1, w2 = V.L_drift(Lt)
+      return { p = p, tol = tol, L3_0 = Lt[1].L3, L3_drift = d3, L1_range = w1, L2_range = w2, newton = res.counts.newton_iters }
+    end)
+    study[#study + 1] = row
     sc:progress(string.format("p = %d, tol = %g", p, tol))
   end
 end

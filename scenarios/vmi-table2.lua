@@ -47,7 +47,8 @@ sc:progress_start(#P.problems * #P.schemes)
 for _, prob in ipairs(P.problems) do
   local model = V.model(prob, P)
   for _, sch in ipairs(P.schemes) do
-    local rows = V.convergence(model, sch, { p = P.p, dT = P.dT, T = P.T, tol = P.tol, ref = P.ref, href = P.href, sub = P.sub })
+    local rows = V.convergence(model, sch, { p = P.p, dT = P.dT, T = P.T, tol = P.tol, ref = P.ref, href = P.href, sub = P.sub,
+      cell = function(name, pt, f) pt.problems, pt.schemes = prob, sch; return sc:cell(name, pt, f) end }) -- (a sweep's cells)
     for _, r in ipairs(rows) do
       errs[#errs + 1] = { problem = prob, scheme = sch, p = r.p, dT = r.dT, err_q = r.q_mac, err_p = r.p_mac }
     end

@@ -216,7 +216,7 @@ for i, r in ipairs(rows) do
 end
 sc:write_text("bench/ensemble.md", "### Ensembles against scalar runs\n\n" ..
   "One ensemble call (lib/methods/kz_ens.c: the members as one structure-of-arrays system, the vectorised " ..
-  "model of lib/models/kz_ens_models.c, " .. rows[1].width .. " doubles per vector here) against one scalar " ..
+  "model of lib/models/kz_pendulum_ens.c, " .. rows[1].width .. " doubles per vector here) against one scalar " ..
   "library call per member, in one process, interleaved; medians of " .. P.samples .. " samples. " ..
   "Every member was checked against its scalar run first (largest relative difference in the last column: " ..
   "the vector math library's rounding of sin and cos, propagated).\n\n" ..

@@ -1,7 +1,7 @@
 -- layout.lua -- the dependency graph of the C files, read from the built objects' symbol tables.
 --   luajit scripts/layout.lua            print every edge "a.c -> b.c: symbols" and every circle
 -- File A depends on file B when A's object has an undefined global symbol that B's object defines
--- (nm -P). The files are the library's (lib/FOLDER/*.c, objects build/obj/FOLDER/*.o from `make`) and the peers'
+-- (nm -P). The files are the library's (lib/FOLDER/kz_*.c, objects build/obj/FOLDER/*.o from `make`) and the peers'
 -- (scripts/peers/*.c, compiled here into a temporary directory with every backend switched on, so
 -- that the dispatcher names each backend; a backend whose library headers are missing is left out
 -- and named). A circle is a strongly connected set of two or more files; one shortest cycle through
@@ -25,11 +25,12 @@ local function exists(path)
   return f ~= nil
 end
 
---- The library's units: { src = "lib/DIR/x.c", obj = ROOT/build/obj/DIR/x.o } for every
--- lib/DIR/*.c (the Makefile's SRC and OBJ); missing: the objects not built.
+--- The library's units: { src = "lib/DIR/kz_x.c", obj = ROOT/build/obj/DIR/kz_x.o } for every
+-- lib/DIR/kz_*.c (the Makefile's SRC and OBJ; a model's own source lib/models/<name>.c is part of
+-- the adapter kz_<name>.c that includes it); missing: the objects not built.
 function M.library_units(root)
   local units, missing = {}, {}
-  for _, path in ipairs(lines("ls " .. q(root) .. "/lib/*/*.c 2>/dev/null")) do
+  for _, path in ipairs(lines("ls " .. q(root) .. "/lib/*/kz_*.c 2>/dev/null")) do
     local name = path:match("/lib/([^/]+/[^/]+)%.c$")
     local u = { src = "lib/" .. name .. ".c", obj = root .. "/build/obj/" .. name .. ".o" }
     units[#units + 1] = u

@@ -2,71 +2,99 @@
 -- built-in runner, or GNU parallel), on a Slurm cluster or over ssh, then merge the shards into
 -- the files a single run writes.
 --
---   luajit scripts/sweep.lua emit ID DIR --over key=v1,v2,... [--over key2=...] [key=value ...] [--quick] [--force]
+--   luajit scripts/sweep.lua emit ID DIR --over key=v1,v2,... [--over key2=...] [key=value ...] [--quick] [--force] [--max-array N]
 --       one command per point of the product of the --over lists (the first --over outermost),
---       each `cd ROOT && KZ_QUIET=1 luajit scenarios/ID.lua --out DIR/shards/NNNN key=v ...` with
---       absolute paths and every argument single-quoted; printed, and written to DIR/commands.txt
---       with a manifest DIR/sweep.txt. ID is the id of a scenario (scenarios/ID.lua) or a path to
---       an existing .lua scenario file. Every point is checked before anything is written, by the
---       scenario's own parser (keys, values, ranges, the work estimate): a bad key or value, a key
---       or value given twice, or a DIR that holds an earlier sweep's shards is one line on stderr,
---       exit status 2, nothing written.
---   luajit scripts/sweep.lua run DIR [-j N]
---       runs DIR/commands.txt here, N at a time (default: the number of cores): with GNU parallel
---       when it is installed (`parallel -j N --joblog ... :::: DIR/commands.txt`, no --halt),
---       otherwise with the built-in runner (lib/lua/kapitza/sweep/pool.lua); KZ_SWEEP_RUNNER=builtin or =parallel
---       chooses. A point that fails does not stop the others: every point runs, the failed ones
---       are listed at the end, and the exit status is 1 if any failed. SIGTERM, SIGINT or SIGHUP
---       stops the sweep: the running points get the signal (their process groups), no new point
---       starts, the exit status is 128 + the signal number.
+--       each `cd ROOT && LUA_PATH=ROOT/lib/lua/?.lua;... KZ_QUIET=1 KZ_CELLS_RECORD=1 luajit
+--       scenarios/ID.lua --out DIR/shards/NNNN key=v ...` with absolute paths and every argument
+--       single-quoted; printed, and written to DIR/commands.txt with a manifest DIR/sweep.txt
+--       (lib/lua/kapitza/sweep/manifest.lua), the Slurm batch script DIR/slurm.sh and its
+--       submission DIR/submit.sh (job arrays of at most MaxArraySize - 1 tasks: the cluster's, from
+--       `scontrol show config`, else --max-array N, else Slurm's default 1001;
+--       lib/lua/kapitza/sweep/batch.lua), and the folder DIR/logs. ID is the id of a scenario
+--       (scenarios/ID.lua) or a path to a .lua scenario file anywhere (LUA_PATH finds the library
+--       for it). Every point is checked before anything is written, by the scenario's own parser
+--       (keys, values, ranges, the work estimate): a bad key or value, a key or value given twice,
+--       or a DIR that holds an earlier sweep's shards is one line on stderr, exit status 2, nothing
+--       written. KZ_CELLS_RECORD=1 makes each point also record its compute cells
+--       (lib/lua/kapitza/scenario/cells.lua) in DIR/shards/NNNN/cells/, for merge.
+--   luajit scripts/sweep.lua run DIR [-j N] [--points 2,5,7-9]
+--       runs DIR/commands.txt here (or only the points listed), N at a time (default: the number
+--       of cores): with GNU parallel when it is installed (`parallel -j N --joblog ...`, no --halt),
+--       otherwise with the built-in runner (lib/lua/kapitza/sweep/pool.lua); KZ_SWEEP_RUNNER=builtin
+--       or =parallel chooses. A point that fails does not stop the others: every point runs, the
+--       failed ones (and any that did not run) are listed at the end, and the exit status is 1 if
+--       any failed or did not run. SIGTERM, SIGINT or SIGHUP stops the sweep: the running points
+--       get the signal (their process groups), no new point starts, the exit status is 128 + the
+--       signal number.
+--   luajit scripts/sweep.lua task DIR K
+--       what a Slurm array task runs (DIR/slurm.sh): line K of DIR/commands.txt, its output in
+--       DIR/logs/NNNN.log ending with its exit status; a line that is missing or empty, or a
+--       command that exits 0 without leaving its point done, fails with a line saying so.
+--   luajit scripts/sweep.lua status DIR
+--       every point done, failed, unfinished (running, or killed: cancelled, out of time), missing
+--       (not run) or unreadable, from DIR/shards and DIR/logs; for the gaps, the `--array=` lists
+--       and sbatch lines that rerun them, and the `run --points` line that reruns them here. Exit
+--       status 0 when every point is done, 1 otherwise.
 --   luajit scripts/sweep.lua merge DIR
---       every data/*.tsv and tables/*.tsv of the shards into DIR/data, DIR/tables: the comment and
---       header lines must agree across shards, the rows are concatenated in point order (the order
---       a single run with the --over lists writes them in, when its loops nest like the --over
---       keys, outermost first); any other file is copied when every shard wrote the same bytes,
---       and otherwise listed as not merged (Markdown tables and figures that combine the points:
---       rerun the scenario, or write such a summary from the merged TSV files). A shard that
---       holds files of another scenario, a staging folder or a partial write, a shard directory
---       that is not part of this sweep, or a damaged sweep.txt is refused in one line.
+--       the shards into DIR/data, DIR/tables, DIR/figures (lib/lua/kapitza/sweep/merge.lua): when a
+--       point is not done, every such point is listed with the lines that rerun it and nothing is
+--       merged (exit status 2). A sweep over list parameters of a scenario that records compute
+--       cells is merged by running the scenario once with each swept key given its swept values
+--       as a list, every cell served from the shards: data, tables (.tsv, .md), claims and
+--       figure are byte for byte a single run's. Otherwise (a scalar key swept: no single run has
+--       several of its values; a scenario without cells) the TSV files are joined in point order
+--       and every claim re-judged across the points, with the premise stated; figures and Markdown
+--       that combine the points are listed as not merged (each point's own stay in its shard). A
+--       shard that holds files of another scenario, a shard directory that is not part of this
+--       sweep, or a damaged sweep.txt is refused in one line.
 --   luajit scripts/sweep.lua ensemble MODEL.lua DIR --over key=v1,v2,... [--over key2=...] [method=NAME]
 --                                 [knobs] [key=value ...] [plot=NAME|none] [--lua] [--threads N] [--force]
+--                                 [--shards N [--max-array N]]
 --       not a scenario but a model file (lib/lua/kapitza/modelfile.lua): the product of the --over
 --       lists (the first outermost, the point order of emit) over its parameters and initial state
 --       (q0, v0 for one degree of freedom; q0_<i>, v0_<i>, y0_<i> one component for more) runs as
 --       ONE ensemble call (lib/lua/kapitza/ensemble.lua), vectorised over the points and split over N
 --       threads (default: the cores), into DIR/data/sweep-<model>.tsv: per point the swept values,
---       the state at T, a status (ok, failed:start, failed:bound) and the evaluations per member;
---       comments say the model, method, knobs, vector width and threads. method=rk4 (default) or
---       another explicit stepper with n=steps to T or h=step; method=hmm (HMM-V, omega not swept)
---       or method=sam with N macro steps and n micro-steps per fast period. The other key=value
---       are the model's overrides. A model run with its Lua functions (--lua, or no C source)
---       cannot be vectorised: its points run one by one in this process through the scalar API
---       (said on stderr), into the same file. Then, from that file, gnuplot draws
+--       the state at T, a status (ok, failed:start, failed:bound, failed:crash) and the evaluations
+--       per member; comments say the model, method, knobs, vector width and threads. method=rk4
+--       (default) or another explicit stepper with n=steps to T or h=step; method=hmm (HMM-V, omega
+--       not swept) or method=sam with N macro steps and n micro-steps per fast period. The other
+--       key=value are the model's overrides. A model run with its Lua functions (--lua, or no C
+--       source) cannot be vectorised: its points run one by one in this process through the
+--       scalar API (said on stderr), into the same file. Then, from that file, gnuplot draws
 --       DIR/figures/sweep-<model>.svg (lib/lua/kapitza/sweep/figure.lua): for one swept key the
 --       state at T against it (figures/sweep-line.gp), for two a heat map of one component
 --       (figures/sweep-grid.gp; plot=NAME chooses the state column, default q, q1 or y1), for
 --       three or more none (said on stderr); plot=none draws none. Without gnuplot the figure is
 --       skipped (said); a gnuplot that fails is one line and exit status 1, the data kept.
---       Bad input: one line on stderr, exit 2, nothing
---       written; so is a grid of more than 1e6 points, or a run whose estimated work (points x
---       each member's force evaluations, plus reading each point) is beyond KZ_MAX_WORK (the
---       scenarios' limit, default 2e10) unless --force. lib/lua/kapitza/sweep/ensemble.lua has the details. Measured on 2 cores: a 20 x 20
---       grid of a 1-dof vibrated pendulum, RK4 with 4000 steps each: ensemble 0.04 s wall (the
---       call itself 0.011 s; the first point's model is built, the others' data read without
---       building one), emit + run -j 2 + merge 8.1-8.6 s (one luajit process per point); a
---       200 x 200 grid as one call 3.0 s (1.3 s in the call; 110 s when every point built its
---       model with its trial calls in a child process).
+--       The call runs in a child process: a point whose model code crashes the process (SIGSEGV)
+--       is found by halving and gets failed:crash, the other points their states.
+--       With --shards N nothing runs: the grid's points are cut into N contiguous ranges and N
+--       commands written into DIR as by emit (commands.txt, sweep.txt, slurm.sh, submit.sh),
+--       each the same call over its range into DIR/shards/NNNN; `merge DIR` joins them into the
+--       file and figure the one call writes, byte for byte, header included
+--       (lib/lua/kapitza/sweep/ensemble_shards.lua).
+--       Bad input: one line on stderr, exit 2, nothing written; so is a grid of more than 1e6
+--       points in one call (--shards names how many it needs), or a run whose estimated work
+--       (points x each member's force evaluations, plus reading each point) is beyond KZ_MAX_WORK
+--       (the scenarios' limit, default 2e10) unless --force. lib/lua/kapitza/sweep/ensemble.lua has
+--       the details. Measured on 2 cores: a 20 x 20 grid of a 1-dof vibrated pendulum, RK4 with
+--       4000 steps each: ensemble 0.04 s wall (the call itself 0.011 s; the first point's model is
+--       built, the others' data read without building one), emit + run -j 2 + merge 8.1-8.6 s (one
+--       luajit process per point); a 200 x 200 grid as one call 3.0 s (1.3 s in the call; 110 s
+--       when every point built its model with its trial calls in a child process).
 --   emit, given a model file, refuses in one line and names `ensemble`. A scenario that takes a
 --   list for a key may already run it as one ensemble: scenarios/ex-kapitza-map.lua takes its
 --   grid as n_amp x n_freq (a_max, w_min, w_max) and runs every frequency as one ensemble call over
 --   the amplitudes, split over threads=N; give it the whole grid in one run rather than sweeping
 --   shards over its keys.
 --
--- The same commands.txt, unchanged, runs
---   * as a Slurm job array (one task per line; DIR on a file system the nodes share):
---       n=$(wc -l < DIR/commands.txt)
---       sbatch --array=1-$n --wrap 'sed -n "${SLURM_ARRAY_TASK_ID}p" DIR/commands.txt | sh'
---     then, when the array is done: luajit scripts/sweep.lua merge DIR
+-- The same commands.txt runs
+--   * on a Slurm cluster through the written batch script (this checkout, built, at the same path
+--     on every node, luajit on the PATH, DIR on a file system the nodes share):
+--       sh DIR/submit.sh                 # the job ids; sbatch options as arguments
+--       squeue -h -j ID1,ID2             # nothing printed: every task has ended
+--       luajit scripts/sweep.lua status DIR; luajit scripts/sweep.lua merge DIR
 --   * over ssh hosts with GNU parallel (the repository, built, at the same path on every host, and
 --     DIR shared, e.g. NFS):
 --       parallel --sshlogin 8/host1,8/host2 :::: DIR/commands.txt
@@ -75,195 +103,17 @@ local root = arg[0]:match("^(.*)/scripts/[^/]*$") or "."
 if root:sub(1, 1) ~= "/" then root = (os.getenv("PWD") or ".") .. "/" .. root end
 root = root:gsub("/%./", "/"):gsub("/%.$", "")
 package.path = root .. "/lib/lua/?.lua;" .. package.path
-local S = require "kapitza.scenario"
 local F = require "kapitza.files"
-local Cmp = require "kapitza.compare"
 local Pool = require "kapitza.sweep.pool"
-local SE = require "kapitza.sweep.ensemble"
+local MAN = require "kapitza.sweep.manifest"
 
 local function oneline(s) return (tostring(s):gsub("%c", "?")) end
 local function die(msg) io.stderr:write("sweep: " .. oneline(msg) .. "\n"); os.exit(2) end
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
 local function abs(p)
   if p:sub(1, 1) == "/" then return p end
   return (os.getenv("PWD") or ".") .. "/" .. p
 end
-local function is_file(p)
-  local f = io.open(p, "rb")
-  if not f then return false end
-  f:close()
-  return not F.is_dir(p)
-end
-local function shard_name(k) return string.format("%04d", k) end
-
----------------------------------------------------------------------------------------------------
--- emit
----------------------------------------------------------------------------------------------------
-
--- The scenario file for ID: scenarios/ID.lua of this repository (ID: letters, digits, . _ -), or
--- an existing .lua file at the path ID. Returns its absolute path and the path the commands use.
-local function resolve(id)
-  if id:match("^[%w][%w%._%-]*$") and not id:find("..", 1, true) then
-    local rel = "scenarios/" .. id .. ".lua"
-    if is_file(root .. "/" .. rel) then return root .. "/" .. rel, rel end
-  end
-  if id:match("%.lua$") and is_file(abs(id)) then return abs(id), abs(id) end
-  die(string.format("no scenario '%s' (the id of a file scenarios/<id>.lua, or the path to a .lua scenario file)", id))
-end
-
--- Check one point with the scenario's own parser, in this process and without running anything:
--- the scenario file is loaded (its own chunk name, so that its parse does not start a protected
--- run) and its parse runs on argv; S.open_stage, the first thing parse does after accepting the
--- arguments, is replaced by a function that stops there, os.exit by one that raises, and what the
--- parser writes on stderr is kept. Returns the scenario (its id and parameters), or nil and the
--- parser's one-line message. (scenario.lua has no listing of its own to ask instead.)
-local function check_point(script, argv)
-  local src = F.read(script)
-  if not src then return nil, "cannot read " .. script end
-  local chunk, lerr = loadstring(src, "=" .. script)
-  if not chunk then return nil, tostring(lerr) end
-  local said = {}
-  local sink = { write = function(self, ...)
-    for _, s in ipairs { ... } do said[#said + 1] = tostring(s) end
-    return self
-  end }
-  local saved = { arg = arg, exit = os.exit, stderr = io.stderr, open_stage = S.open_stage, path = package.path }
-  -- an --out no one can create: should parse ever go past the arguments another way than
-  -- open_stage, it stops there without a file written or anything computed
-  argv = { "--out", "/dev/null/kz-sweep-check", unpack(argv) }
-  arg = { [0] = script }
-  for i, a in ipairs(argv) do arg[i] = a end
-  os.exit = function(code) error({ exit = code or 0 }, 0) end
-  io.stderr = sink
-  S.open_stage = function(self) error({ parsed = self }, 0) end
-  local ok, e = pcall(chunk, unpack(argv))
-  arg, os.exit, io.stderr, S.open_stage, package.path = saved.arg, saved.exit, saved.stderr, saved.open_stage, saved.path
-  if not ok and type(e) == "table" and e.parsed then return e.parsed end
-  if ok and type(e) == "table" and type(e.name) == "string" and (e.c ~= nil or e.lua ~= nil) then
-    return nil, "is a model file, not a scenario: sweep it with `sweep.lua ensemble " .. script ..
-                " DIR --over key=v1,v2 ...` (one ensemble call)", true
-  end
-  local msg = table.concat(said):match("^[^\n]*")
-  if msg == "" then
-    if ok then msg = "the scenario did not read its parameters (no sc:parse)"
-    elseif type(e) == "table" then msg = "stopped with exit status " .. tostring(e.exit)
-    else msg = tostring(e):match("^[^\n]*") end
-  end
-  return nil, msg
-end
-
-local function emit()
-  local id, dir = arg[2], arg[3]
-  if not id or not dir or id:match("^%-%-") or dir:match("^%-%-") then
-    die("usage: sweep.lua emit ID DIR --over key=v1,v2 ... [key=value ...] [--quick] [--force]")
-  end
-  local script, cmdscript = resolve(id)
-  dir = abs(dir)
-  local chk, why = F.check_out(dir, "DIR")
-  if not chk then die(why) end
-  local over, fixed, flags = {}, {}, {}
-  local key_once, read_over = SE.readers(die)
-  local i = 4
-  while arg[i] do
-    local a = arg[i]
-    if a == "--over" then
-      over[#over + 1] = read_over(arg, i)
-      i = i + 2
-    elseif a == "--quick" or a == "--force" then
-      if flags[a] then die(a .. " is given twice") end
-      flags[a] = true
-      i = i + 1
-    elseif a:match("^[%w_]+=") then
-      local k, v = a:match("^([%w_]+)=(.*)$")
-      key_once(k)
-      SE.value_ok(k, v, die)
-      fixed[#fixed + 1] = a
-      i = i + 1
-    else
-      die("unknown argument '" .. a .. "'")
-    end
-  end
-  if #over == 0 then die("nothing to sweep: give at least one --over key=v1,v2,...") end
-  for _, f in ipairs { "--quick", "--force" } do if flags[f] then fixed[#fixed + 1] = f end end
-  -- the product, first key outermost
-  local points = SE.product(over)
-  for _, p in ipairs(points) do
-    for j, v in ipairs(p) do p[j] = over[j].key .. "=" .. v end
-  end
-  -- every point through the scenario's parser before anything is written
-  local sid
-  for n, p in ipairs(points) do
-    local argv = {}
-    for _, a in ipairs(p) do argv[#argv + 1] = a end
-    for _, a in ipairs(fixed) do argv[#argv + 1] = a end
-    local sc, err, model = check_point(script, argv)
-    if model then die(id .. " " .. err) end
-    if not sc then die(string.format("point %s (%s): %s", shard_name(n), table.concat(p, " "), err)) end
-    sid = sid or sc.id
-  end
-  if not tostring(sid):match("^[%w][%w%._%-]*$") then die("the scenario's id '" .. tostring(sid) .. "' is not usable") end
-  local old = F.is_dir(dir .. "/shards") and F.entries(dir .. "/shards") or {}
-  if #old > 0 then
-    die(string.format("%s/shards holds the shards of an earlier sweep: emit into a fresh directory, or remove them", dir))
-  end
-  local cmds, man = {}, { "id " .. sid, "script " .. cmdscript, "shards " .. #points }
-  for _, o in ipairs(over) do man[#man + 1] = "over " .. o.key .. " " .. table.concat(o.values, ",") end
-  if #fixed > 0 then man[#man + 1] = "fixed " .. table.concat(fixed, " ") end
-  for n, p in ipairs(points) do
-    local args = {}
-    for _, a in ipairs(p) do args[#args + 1] = q(a) end
-    for _, a in ipairs(fixed) do args[#args + 1] = q(a) end
-    cmds[n] = string.format("cd %s && KZ_QUIET=1 luajit %s --out %s %s", q(root), q(cmdscript),
-                            q(dir .. "/shards/" .. shard_name(n)), table.concat(args, " "))
-    man[#man + 1] = "point " .. shard_name(n) .. " " .. table.concat(p, " ")
-  end
-  local made, merr = F.make_dirs(dir)
-  if not made then die(merr) end
-  local ok, err = F.write_atomic(dir .. "/commands.txt", table.concat(cmds, "\n") .. "\n")
-  if ok then
-    ok, err = F.write_atomic(dir .. "/sweep.txt", table.concat(man, "\n") .. "\n")
-    if not ok then os.remove(dir .. "/commands.txt") end
-  end
-  if not ok then
-    F.unmake(made) -- the folders this call made, if still those and empty
-    die(err)
-  end
-  io.stdout:write(table.concat(cmds, "\n"), "\n")
-end
-
----------------------------------------------------------------------------------------------------
--- the manifest
----------------------------------------------------------------------------------------------------
-
--- DIR/sweep.txt read strictly: { id, script, shards, points = { [k] = "key=v ..." } }; a damaged
--- one is one line naming the line.
-local function manifest(dir, required)
-  local path = dir .. "/sweep.txt"
-  local text = F.read(path)
-  if not text then
-    if required then die("usage: sweep.lua merge DIR (no " .. path .. ": DIR is not a sweep emitted by sweep.lua emit)") end
-    return nil
-  end
-  local m, n = { points = {} }, 0
-  local function damaged(what) die(string.format("%s is damaged (%s): emit the sweep again", path, what)) end
-  for line in text:gmatch("([^\n]*)\n?") do
-    n = n + 1
-    if line ~= "" then
-      local k, v = line:match("^(%a+) (.+)$")
-      if k == "id" and not m.id and v:match("^[%w][%w%._%-]*$") then m.id = v
-      elseif k == "script" and not m.script then m.script = v
-      elseif k == "shards" and not m.shards and v:match("^%d+$") and tonumber(v) >= 1 then m.shards = tonumber(v)
-      elseif k == "over" and v:match("^[%w_]+ .+$") then -- (for reading)
-      elseif k == "fixed" then
-      elseif k == "point" and v:match("^%d%d%d%d+") then m.points[tonumber(v:match("^%d+"))] = v:match("^%d+ ?(.*)$")
-      else damaged(string.format("line %d: '%s'", n, line:sub(1, 60))) end
-    end
-  end
-  if not m.id then damaged("no 'id' line") end
-  if not m.shards then damaged("no 'shards' line") end
-  for k in pairs(m.points) do if k > m.shards then damaged("point " .. k .. " beyond the " .. m.shards .. " shards") end end
-  return m
-end
+local shard_name = MAN.shard_name
 
 ---------------------------------------------------------------------------------------------------
 -- run
@@ -272,25 +122,39 @@ end
 local function run()
   local dir = arg[2] and not arg[2]:match("^%-") and abs(arg[2])
   local jobs = Pool.cores()
+  local only
   local i = 3
   while arg[i] do
     if arg[i] == "-j" and arg[i + 1] and arg[i + 1]:match("^%d+$") and tonumber(arg[i + 1]) >= 1 then
       jobs = tonumber(arg[i + 1])
       i = i + 2
+    elseif arg[i] == "--points" and arg[i + 1] and not only then
+      only = arg[i + 1]
+      i = i + 2
     else
-      die("usage: sweep.lua run DIR [-j N] (N a whole number >= 1; unknown argument '" .. arg[i] .. "')")
+      die("usage: sweep.lua run DIR [-j N] [--points 2,5,7-9] (N a whole number >= 1; unknown argument '" .. arg[i] .. "')")
     end
   end
   local text = dir and F.read(dir .. "/commands.txt")
   if not text then die("usage: sweep.lua run DIR [-j N] (DIR/commands.txt from emit)") end
-  local lines = {}
-  for l in text:gmatch("[^\n]+") do lines[#lines + 1] = l end
-  if #lines == 0 then die(dir .. "/commands.txt holds no commands") end
-  local m = manifest(dir, false)
+  local all = {}
+  for l in text:gmatch("[^\n]+") do all[#all + 1] = l end
+  if #all == 0 then die(dir .. "/commands.txt holds no commands") end
+  local m = MAN.read(dir, die, false)
   local function label(k)
-    local p = m and m.points[k]
-    return string.format("point %s%s", shard_name(k), p and p ~= "" and (" (" .. p .. ")") or "")
+    return m and MAN.label(m, k) or ("point " .. shard_name(k))
   end
+  -- the points to run: all, or those of --points (k: the index into lines, ids[k] the point)
+  local ids, lines = {}, {}
+  if only then
+    local ks, why = MAN.parse_ranges(only, #all)
+    if not ks then die("--points: " .. why) end
+    for _, k in ipairs(ks) do ids[#ids + 1] = k; lines[#lines + 1] = all[k] end
+  else
+    for k, l in ipairs(all) do ids[k] = k; lines[k] = l end
+  end
+  local label_at = label
+  label = function(k) return label_at(ids[k]) end
   local runner = os.getenv("KZ_SWEEP_RUNNER") or ""
   if runner == "xargs" then runner = "builtin" end -- (the former name of the fallback)
   if runner == "" then runner = Pool.in_path("parallel") and "parallel" or "builtin" end
@@ -310,13 +174,23 @@ local function run()
     -- signal gives the running points 2 s to clean up (their staging folders) before SIGKILL
     local log = string.format("%s/.sweep-joblog-%d", dir, Pool.pid())
     os.remove(log)
+    local input = dir .. "/commands.txt"
+    if only then
+      input = string.format("%s/.sweep-points-%d", dir, Pool.pid())
+      local okw, werr = F.write_atomic(input, table.concat(lines, "\n") .. "\n")
+      if not okw then die(werr) end
+    end
     local r
     r, stop = Pool.run({ { "parallel", "--will-cite", "-j", tostring(jobs), "--termseq", "TERM,2000,KILL,25",
-                          "--joblog", log, "::::", dir .. "/commands.txt" } }, 1)
+                          "--joblog", log, "::::", input } }, 1)
+    if only then os.remove(input) end
     results = {}
     local jl = F.read(log)
     os.remove(log)
     if not jl then die("GNU parallel did not run (" .. Pool.describe(r[1]) .. "); KZ_SWEEP_RUNNER=builtin avoids it") end
+    if not stop and r[1] and r[1].status ~= 0 then
+      io.stderr:write(string.format("sweep: GNU parallel ended with %s\n", Pool.describe(r[1])))
+    end
     for line in jl:gmatch("[^\n]+") do
       local c = {}
       for x in (line .. "\t"):gmatch("([^\t]*)\t") do c[#c + 1] = x end
@@ -332,106 +206,50 @@ local function run()
   for k, r in ipairs(results) do
     if r.status == 0 then done = done + 1
     elseif r.not_run then notrun = notrun + 1
-    else failed[#failed + 1] = shard_name(k) end
+    else failed[#failed + 1] = shard_name(ids[k]) end
   end
   io.stderr:write(string.format("sweep: %d points: %d done, %d failed%s, %d %s%s\n", #lines, done, #failed,
                                 #failed > 0 and (" (" .. table.concat(failed, ", ") .. ")") or "", notrun,
                                 (stop and runner == "parallel") and "stopped or not run" or "not run",
                                 stop and string.format(" (stopped by signal %d)", stop) or ""))
   if stop then os.exit(128 + stop) end
-  os.exit(#failed > 0 and 1 or 0)
+  -- a point that did not run (GNU parallel could not start it: a full disk, no shell) is no success
+  os.exit((#failed > 0 or notrun > 0) and 1 or 0)
 end
 
 ---------------------------------------------------------------------------------------------------
--- merge
+-- status
 ---------------------------------------------------------------------------------------------------
 
--- The lines of a text: a last line without a newline counts.
-local function text_lines(t)
-  local out = {}
-  for l in (t:sub(-1) == "\n" and t or (t .. "\n")):gmatch("([^\n]*)\n") do out[#out + 1] = l end
-  return out
-end
-
-local function merge()
-  local dir = arg[2] and abs(arg[2])
-  if not dir or arg[3] then die("usage: sweep.lua merge DIR (DIR/sweep.txt from emit)") end
-  local chk, why = F.check_out(dir, "DIR")
-  if not chk then die(why) end
-  local m = manifest(dir, true)
-  local n, id = m.shards, m.id
-  local want = {}
-  for k = 1, n do want[shard_name(k)] = true end
-  for _, e in ipairs(F.is_dir(dir .. "/shards") and F.entries(dir .. "/shards") or {}) do
-    if not want[e.name] then
-      die(string.format("%s/shards/%s is not a shard of this sweep (%d shards of %s): left from another sweep? remove it",
-                        dir, e.name, n, id))
-    end
+local function status()
+  local dir = arg[2] and not arg[2]:match("^%-") and abs(arg[2])
+  if not dir or arg[3] then die("usage: sweep.lua status DIR") end
+  local m = MAN.read(dir, die, true, "status")
+  local MG = require "kapitza.sweep.merge"
+  local st = MAN.states(dir, m)
+  local what = m.kind == "ensemble" and "shards" or "points"
+  io.stdout:write(string.format("%s: %d %s of %s: %d done, %d failed, %d unfinished, %d missing, %d unreadable\n", dir, m.shards,
+                                what, m.id, #st.done, #st.failed, #st.unfinished, #st.missing, #st.unreadable))
+  local lines, bad = MG.gaps(m.root or root, dir, m, st)
+  if not lines then
+    io.stdout:write("every " .. (m.kind == "ensemble" and "shard" or "point") .. " is done: luajit " ..
+                    require("kapitza.sweep.batch").q(root .. "/scripts/sweep.lua") .. " merge " .. require("kapitza.sweep.batch").q(dir) .. "\n")
+    os.exit(0)
   end
-  local shards, files, seen = {}, {}, {}
-  for k = 1, n do
-    local s = dir .. "/shards/" .. shard_name(k)
-    shards[k] = s
-    if not F.is_dir(s .. "/data") and not F.is_dir(s .. "/tables") then
-      die(string.format("shard %s has no outputs (not run, or failed)", shard_name(k)))
-    end
-    local list, err = F.tree(s)
-    if not list then die(err) end
-    for _, f in ipairs(list) do
-      local why
-      if f:match("^%.kz%-stage") then why = "the staging folder of an unfinished run"
-      elseif f:match("%.tmp$") then why = "a partial write"
-      elseif not Cmp.owned(id, f) then why = "not an output of " .. id .. " (a shard of another sweep?)" end
-      if why then die(string.format("shard %s holds %s: %s; rerun that point", shard_name(k), f, why)) end
-      if not seen[f] then seen[f] = true; files[#files + 1] = f end
-    end
-  end
-  table.sort(files)
-  local out, skipped = {}, {}
-  for _, f in ipairs(files) do
-    local texts = {}
-    for k, s in ipairs(shards) do
-      texts[k] = F.read(s .. "/" .. f)
-      if not texts[k] then die(string.format("%s missing in shard %s", f, shard_name(k))) end
-    end
-    local mergeable = f:match("^data/") or f:match("^tables/")
-    if mergeable and f:match("%.tsv$") then
-      local head, body = nil, {}
-      for k, t in ipairs(texts) do
-        local pre, rows, in_rows = {}, {}, false
-        for _, line in ipairs(text_lines(t)) do
-          if in_rows then rows[#rows + 1] = line
-          else
-            pre[#pre + 1] = line
-            if not line:match("^#") then in_rows = true end -- the header line ends the preamble
-          end
-        end
-        local p = table.concat(pre, "\n")
-        if head and p ~= head then die(string.format("%s: shard %s has other comment or header lines (not mergeable)", f, shard_name(k))) end
-        head = p
-        for _, r in ipairs(rows) do body[#body + 1] = r end
-      end
-      out[#out + 1] = { f, head .. "\n" .. (#body > 0 and (table.concat(body, "\n") .. "\n") or "") }
-    else
-      local same = true
-      for k = 2, #texts do same = same and texts[k] == texts[1] end
-      if same and mergeable then out[#out + 1] = { f, texts[1] } else skipped[#skipped + 1] = f end
-    end
-  end
-  for _, o in ipairs(out) do
-    local ok, err = F.write_atomic(dir .. "/" .. o[1], o[2])
-    if not ok then die(err) end
-  end
-  io.stderr:write(string.format("sweep: merged %d shards of %s into %s/data, %s/tables (%d files)\n", n, id, dir, dir, #out))
-  if #skipped > 0 then
-    io.stderr:write("sweep: not merged (they combine the points; rerun or write from the merged TSV): " ..
-                    table.concat(skipped, ", ") .. "\n")
-  end
+  for _, l in ipairs(lines) do io.stdout:write(l, "\n") end
+  io.stdout:write("rerun the gaps (once the running ones have ended: unfinished may still be running):\n")
+  for _, l in ipairs(MG.rerun_lines(m.root or root, dir, bad)) do io.stdout:write("  ", l, "\n") end
+  os.exit(1)
 end
 
 local verb = arg[1]
-if verb == "emit" then emit()
+local rest = { select(2, unpack(arg)) }
+if verb == "emit" then require("kapitza.sweep.emit").main(root, rest, die, abs)
 elseif verb == "run" then run()
-elseif verb == "merge" then merge()
-elseif verb == "ensemble" then SE.main({ select(2, unpack(arg)) }, die, abs)
-else die("usage: sweep.lua emit|run|merge|ensemble ... (see the comment at the top of scripts/sweep.lua)") end
+elseif verb == "status" then status()
+elseif verb == "task" then
+  if not arg[2] or not arg[3] or arg[4] then die("usage: sweep.lua task DIR K (what DIR/slurm.sh runs for point K)") end
+  require("kapitza.sweep.batch").task(abs(arg[2]), arg[3], die)
+elseif verb == "merge" then require("kapitza.sweep.merge").main(root, rest, die, abs)
+elseif verb == "ensemble" then require("kapitza.sweep.ensemble").main(rest, die, abs, root)
+else die("usage: sweep.lua emit|run|status|merge|task|ensemble ... (see the comment at the top of scripts/sweep.lua)") end

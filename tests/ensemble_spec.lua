@@ -1,4 +1,4 @@
--- ensemble_spec.lua -- ensembles (lib/methods/kz_ens.c, lib/models/kz_ens_models.c, lib/lua/kapitza/ensemble.lua): every
+-- ensemble_spec.lua -- ensembles (lib/methods/kz_ens.c, lib/models/kz_pendulum_ens.c, lib/lua/kapitza/ensemble.lua): every
 -- member equals its own scalar run (direct RK4 and Verlet, the HMM of both pendulums, SAM), on
 -- one thread and on several; a member that blows up is flagged and the others go on; bad input
 -- is refused naming the parameter.

@@ -57,6 +57,17 @@ describe("make install", function()
       local _, hdr = U.run(string.format("cmp '%s/include/%s' '%s/lib/include/%s' && echo same", prefix, h, U.root, h))
       assert.are.equal("same\n", hdr, h)
     end
+    -- what the installed model loader compiles: every papers' model file, its C and the preamble
+    local shipped = 0
+    for _, f in ipairs(U.files(U.root .. "/lib/models")) do
+      if f:match("%.lua$") or f == "kz_model.h" or (f:match("%.c$") and not f:match("^kz_")) then
+        local _, same = U.run(string.format("cmp '%s/share/lua/5.1/kapitza/models/%s' '%s/lib/models/%s' && echo same",
+                                            prefix, f, U.root, f))
+        assert.are.equal("same\n", same, f)
+        shipped = shipped + 1
+      end
+    end
+    assert.is_true(shipped >= 18, "model files, sources and preamble: " .. shipped)
   end)
 
   it("pkg-config describes it", function()

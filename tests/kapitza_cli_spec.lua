@@ -77,7 +77,7 @@ describe("kapitza: the command line", function()
       { "solve " .. q(MODEL) .. " method=rk4", "method rk4 needs n=" },
       { "solve " .. q(MODEL) .. " method=rk4 n=8 N=3", "has no knob 'N'" },
       { "run /nonexistent.lua", "cannot open" },
-      { "sweep", "give emit, run, merge or ensemble" },
+      { "sweep", "give emit, run, status, merge, task or ensemble" },
     }
     for _, c in ipairs(cases) do
       local st, out, err = kz(c[1])
@@ -553,7 +553,15 @@ describe("kapitza atlas on a papers' model file: the paper's atlas, one code pat
     f:write(slurp(U.root .. "/lib/models/pendulum.lua"))
     f:close()
     local D = tmp .. "/own"
-    local st, out, err = kz(string.format("atlas %s --out %s --quick omega=1e3 methods=rk4 reps=1", q(copy), q(D)))
+    local cmd = string.format("atlas %s --out %s --quick omega=1e3 methods=rk4 reps=1", q(copy), q(D))
+    -- the model file names its C (c.file = "pendulum.c"): a copy without it is one line, exit 2
+    local st0, _, err0 = kz(cmd)
+    assert.are.equal(2, st0)
+    assert.truthy(err0:find("c.file: cannot read " .. tmp .. "/pendulum.c", 1, true), err0)
+    f = assert(io.open(tmp .. "/pendulum.c", "wb"))
+    f:write(slurp(U.root .. "/lib/models/pendulum.c"))
+    f:close()
+    local st, out, err = kz(cmd)
     assert.are.equal(0, st, err)
     assert.truthy(err:find("note: atlas = 'pendulum' names a paper's atlas", 1, true), err)
     assert.truthy(out:find("method=rk4", 1, true), out)

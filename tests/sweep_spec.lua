@@ -35,10 +35,16 @@ describe("sweep: emit, run, merge", function()
     assert.matches("4 points: 4 done, 0 failed", err)
     st, _, err = U.run(string.format("luajit scripts/sweep.lua merge %s", dir))
     assert.are.equal(0, st, err)
-    assert.matches("not merged.*tables/cs%-table2%.2%.md", err)
+    assert.matches("judged the shards' cells as one run with 'omega=1e4,1e6' 'H=1/10,1/20' 'periods=20'", err, 1, true)
     st, _, err = U.run(string.format("KZ_QUIET=1 luajit scenarios/cs-table2.2.lua --out %s omega=1e4,1e6 H=1/10,1/20 periods=20", one))
     assert.are.equal(0, st, err)
-    for _, f in ipairs { "data/cs-table2.2-errors.tsv", "tables/cs-table2.2.tsv" } do
+    -- every file of the single run, byte for byte: data, tables (.tsv, .md), claims, figure
+    local files = {}
+    for _, sub in ipairs { "data", "tables", "figures" } do
+      for _, f in ipairs(F.tree(one .. "/" .. sub)) do files[#files + 1] = sub .. "/" .. f end
+    end
+    assert.are.equal(6, #files)
+    for _, f in ipairs(files) do
       local a, b = read(dir .. "/" .. f), read(one .. "/" .. f)
       assert.is_truthy(a, f .. " not merged")
       assert.is_true(a == b, f .. " differs from the single run")
@@ -71,7 +77,8 @@ describe("sweep run: one bad point, and SIGTERM", function()
       for _, k in ipairs { "0002", "0003" } do assert.truthy(read(dir .. "/shards/" .. k .. "/tables/cs-table2.2.tsv"), k) end
       st, _, err = U.run(string.format("luajit scripts/sweep.lua merge %s", dir))
       assert.are.equal(2, st)
-      assert.are.equal("sweep: shard 0001 has no outputs (not run, or failed)\n", err)
+      assert.matches("^sweep: not done, 1 of 3 points; nothing merged:\n  point 0001 %(omega=1e4%): failed: [^\n]*is a regular file", err)
+      assert.matches("sbatch %-%-array=1 '[^']*/slurm%.sh' 0\n", err)
       U.rmdir(dir)
     end)
 
@@ -206,7 +213,7 @@ end)
 
 describe("sweep merge refuses what is not this sweep's", function()
   local H = "# c\nx\ty\n"
-  -- a sweep of 2 points of scenario 's' made by hand
+  -- a sweep of 2 points of scenario 's' made by hand (its second TSV without a final newline)
   local function fake(extra)
     local dir = U.tmpdir()
     assert(F.write_atomic(dir .. "/sweep.txt", "id s\nscript scenarios/s.lua\nshards 2\nover x 1,2\npoint 0001 x=1\npoint 0002 x=2\n"))
@@ -217,10 +224,11 @@ describe("sweep merge refuses what is not this sweep's", function()
   end
   local function merge(dir) return U.run("luajit scripts/sweep.lua merge " .. q(dir)) end
 
-  it("keeps a last row without a final newline", function()
-    local dir = fake()
+  it("joins the points' rows (a scenario it cannot run: no cells to replay)", function()
+    local dir = fake { ["shards/0002/data/s.tsv"] = H .. "2\t20\n" }
     local st, _, err = merge(dir)
     assert.are.equal(0, st, err)
+    assert.matches("sweep: joined 2 points of s", err, 1, true)
     assert.are.equal(H .. "1\t10\n2\t20\n", read(dir .. "/data/s.tsv"))
     U.rmdir(dir)
   end)
@@ -228,8 +236,13 @@ describe("sweep merge refuses what is not this sweep's", function()
   for what, c in pairs {
     ["another scenario's file in a shard"] = { { ["shards/0002/data/t.tsv"] = H }, "shard 0002 holds data/t%.tsv: not an output of s" },
     ["a shard directory beyond the sweep"] = { { ["shards/0003/data/s.tsv"] = H }, "shards/0003 is not a shard of this sweep" },
-    ["an unfinished run's staging folder"] = { { ["shards/0001/.kz-stage-s-1/data/s.tsv"] = H }, "staging folder" },
-    ["a partial write"] = { { ["shards/0001/data/s.tsv.tmp"] = H }, "a partial write" },
+    ["a row cut short (no newline: a copy cut mid-number)"] = { {}, "shard 0002's data/s%.tsv, line 3: cut short" },
+    ["a row with too few cells"] = { { ["shards/0002/data/s.tsv"] = H .. "2\n" }, "shard 0002's data/s%.tsv, line 3: 1 cells under a header of 2" },
+    ["a text row in a table of numbers"] = { { ["shards/0002/data/s.tsv"] = H .. "2\tabc\n" }, "line 3: 'abc' in a column of numbers" },
+    ["a sweep.txt claiming 99,999,999,999 shards"] = { { ["sweep.txt"] = "id s\nshards 99999999999\npoint 0001 x=1\n" },
+                                                       "sweep%.txt is damaged %(line 2: 'shards 99999999999'%)" },
+    ["a sweep.txt whose shards are not its points"] = { { ["sweep.txt"] = "id s\nshards 3\npoint 0001 x=1\npoint 0002 x=2\n" },
+                                                       "sweep%.txt is damaged %('shards 3' but 2 point lines%)" },
     ["a damaged sweep.txt"] = { { ["sweep.txt"] = "id s\nshards two\n" }, "sweep%.txt is damaged %(line 2: 'shards two'%)" },
     ["a sweep.txt without shards"] = { { ["sweep.txt"] = "id s\n" }, "sweep%.txt is damaged %(no 'shards' line%)" },
     ["binary garbage for sweep.txt"] = { { ["sweep.txt"] = "\0\1\2garbage" }, "sweep%.txt is damaged" },

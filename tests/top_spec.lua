@@ -1,4 +1,4 @@
--- Fredbo's spinning top and the slow-variable HMM (lib/models/kz_top.c, kz_top_slow.c, kz_lsq.c,
+-- Fredbo's spinning top and the slow-variable HMM (lib/models/top.c, kz_top.c, kz_lsq.c,
 -- kz_hmm_slow.c, kz_step_ve.c, the VE macro scheme of kz_hmm_macro.c): the model's equations,
 -- invariants and constants; the 've' micro-scheme (35); the least-squares solves; the slow sets'
 -- gradients; Algorithms 3-4 (estimates, orders, work counts, options); Algorithm 2's VE scheme;
@@ -307,8 +307,9 @@ describe("the slow-variable sets (32), (37), (40) #asan", function()
     assert.are.equal(C.KZ_EDOMAIN, C.kz_slow_values(T0.slow["37"], 0, kz.vec(6, { 0, 0, 1, 0, 0, 1 }), kz.vec(4), nil, r))
     assert.are.equal("slow", ffi.string(r.param))
     assert.is_nil(T0.slow["40"])
-    -- the C constructor (lib/lua/kapitza/models_c.lua; models.top is built from lib/models/top.lua)
-    assert.are.equal(C.KZ_EMODEL, C.kz_top_slow(ffi.new("kz_slow"), require("kapitza.models_c").top {}.par, C.KZ_TOP_XI40, r))
+    -- the C API's constructor (models.top is built from the model file lib/models/top.lua)
+    local free = ffi.new("kz_top", { 5, 9.81, 0.75, 3.12, 3.12, 0.24, C.KZ_TOP_FREE, 0, 0, C.KZ_TOP_AVG_CORRECTED })
+    assert.are.equal(C.KZ_EMODEL, C.kz_top_slow(ffi.new("kz_slow"), free, C.KZ_TOP_XI40, r))
     assert.are.equal("set", ffi.string(r.param))
   end)
 end)

@@ -186,6 +186,39 @@ static int f(const kz_par *p, double theta, const double *y, double *dy)
     assert.is_nil(err:find("\n"), err)
   end)
 
+  it("c.file: the C in a file beside the model file (from the file's folder), its errors counted in it", function()
+    local dir = U.tmpdir()
+    local sub = dir .. "/my models"
+    assert.are.equal(0, U.run("mkdir '" .. sub .. "'"))
+    local function put(name, text)
+      local f = assert(io.open(sub .. "/" .. name, "wb"))
+      f:write(text)
+      f:close()
+    end
+    local good = "static int f(const kz_par *p, double t, const double *q, double *a)\n{\n  (void)t;\n  a[0] = -p->k * q[0];\n" ..
+                 "  return KZ_OK;\n}\n"
+    put("osc.c", good)
+    put("osc.lua", 'return { name = "osc_file", nq = 1, params = { "k" }, values = { k = 4 }, q0 = { 1 }, T = 1, ' ..
+                           'c = { accel = "f", file = "osc.c" } }')
+    local MF = require "kapitza.modelfile"
+    local mf = MF.load(sub .. "/osc.lua")
+    local y = kz.run(mf.model.sys, "rk4", 0, 1e-3, 1000, { 1, 0 })
+    assert.is_near(math.cos(2), y[1], 1e-10) -- q'' = -4 q
+    put("osc.c", (good:gsub("q%[0%];", "q[0]")))
+    local ok, err = pcall(MF.load, sub .. "/osc.lua")
+    assert.is_false(ok)
+    assert.truthy(err:find("the C source does not compile: " .. sub .. "/osc.c:%d+:%d+: error: "), err)
+    for _, c in ipairs { { { accel = "f", file = "osc.c" }, "c.file 'osc.c' is relative to the model file's folder" },
+                         { { accel = "f", file = sub .. "/none.c" }, "c.file: cannot read " .. sub .. "/none.c" },
+                         { { accel = "f", file = sub .. "/osc.c", source = good }, "give c.source or c.file, not both" },
+                         { { accel = "f", file = 3 }, "c.file must be the path of the C source file" } } do
+      local ok2, err2 = pcall(um.model, { name = "osc_bad", nq = 1, params = { "k" }, c = c[1] }, { k = 1 }, "c")
+      assert.is_false(ok2)
+      assert.truthy(tostring(err2):find(c[2], 1, true), tostring(err2))
+    end
+    U.rmdir(dir)
+  end)
+
   it("refuses bad specs and values with messages that name them", function()
     local cases = {
       { { name = "x y", nq = 1, params = { "a" }, lua = {} }, {}, "name must be letters" },

@@ -82,7 +82,7 @@ if not okload then
                       tostring(C):gsub("^.-: ", "")), 0)
 end
 -- KZ_PROFILE=FILE: time every C call and write the totals to FILE at exit (lib/lua/kapitza/profile.lua).
-if os.getenv("KZ_PROFILE") then M.prof = dofile(here .. "/profile.lua"); C = M.prof.wrap(C) end
+if os.getenv("KZ_PROFILE") then M.prof = dofile(here .. "/kapitza/profile.lua"); C = M.prof.wrap(C) end
 M.C, M.ffi = C, ffi
 
 --- A fresh, zeroed report.
@@ -124,6 +124,7 @@ end
 function M.changed_keys()
   local S = package.loaded["kapitza.scenario"]
   local sc = type(S) == "table" and S.current
+  if type(S) == "table" and (S.in_cell or 0) > 0 then return "" end -- (a compute cell's value: scenario/cells.lua)
   local P = type(sc) == "table" and sc.P
   if type(P) ~= "table" or type(sc.params) ~= "table" then return "" end
   local function str(v)

@@ -2,7 +2,7 @@
  * model (Ober-Bloebaum, Wenger, Gail & Leyendecker, "Variational multirate integrators", Sec. 2):
  * H = T + V + W with T = sum p_i^2 / (2 m_i), the potential V(qs, qf) and the fast potential W(qf)
  * of the model's callbacks; kz_vmi_sys gives the equations as a kz_sys for the reference solutions.
- * Any model (lib/models/kz_vmi_models.c or a caller's) is measured here, so the measurements of
+ * Any model (lib/models/kz_fpu.c, kz_ring.c, kz_harmonic.c, or a caller's) is measured here, so the measurements of
  * lib/methods/kz_vmi_measure.c depend on no model file. */
 #include "kz_internal.h"
 

@@ -1,11 +1,11 @@
-/* kz_pendulum.c -- the vibrated inverted pendulum of Calvo & Sanz-Serna, Sec. 2.1:
- * (2.2)-(2.3)  q'' = l^-1 (g + a(t)) sin q,  a(t) = vmax omega cos(omega t + theta0);
- * (2.9)        p' = f(q, theta; omega) = l^-1 (g + vmax omega cos theta) sin q;
- * (2.5)-(2.6)  Q'' = F(Q) = (g/l - vmax^2 / (2 l^2) cos Q) sin Q;
- * (2.7)        p ~ P + l^-1 v(t) sin Q,  v(t) = vmax sin(omega t + theta0): the reconstruction
- *              of Algorithm 1 (micro data (2.10)). */
+/* kz_pendulum.c -- the C API of the vibrated inverted pendulum of Calvo & Sanz-Serna, Sec. 2.1
+ * ((2.2)-(2.3), (2.9), (2.7), (2.5)-(2.6)): the model's functions are those of its one source,
+ * pendulum.c (its model file pendulum.lua reads the same text), compiled here on struct
+ * kz_pendulum; this file checks the parameters and fills the system structs. */
 #include "kz_internal.h"
-#include "kz_models_f.h"
+typedef struct kz_pendulum kz_par;
+#include "kz_model.h"
+#include "pendulum.c"
 
 static int check(const kz_pendulum *p, kz_report *r)
 {
@@ -18,46 +18,37 @@ static int check(const kz_pendulum *p, kz_report *r)
   return KZ_OK;
 }
 
-static int vib_force(void *par, double theta, const double *q, double *f)
-{
-  const kz_pendulum *p = par;
-  f[0] = kz_pendulum_f(p->g, p->vmax, p->omega, p->l, cos(theta), sin(q[0]));
-  return KZ_OK;
-}
+/* (2.9) at the phase theta; in time form at theta = omega t + theta0 */
+static int vib_force(void *par, double theta, const double *q, double *a) { return force(par, theta, q, a); }
 
 static int time_accel(void *par, double t, const double *q, double *a)
 {
   const kz_pendulum *p = par;
-  return vib_force(par, p->omega * t + p->theta0, q, a);
+  return force(p, p->omega * t + p->theta0, q, a);
 }
 
 static int averaged_accel(void *par, double t, const double *q, double *a)
 {
   (void)t;
-  a[0] = kz_pendulum_averaged_force(par, q[0]);
-  return KZ_OK;
+  return averaged(par, q, a);
 }
 
 double kz_pendulum_averaged_force(const kz_pendulum *p, double Q)
 {
   if (!p || !isfinite(Q)) return NAN;
-  return (p->g / p->l - p->vmax * p->vmax / (2 * p->l * p->l) * cos(Q)) * sin(Q);
+  double a;
+  averaged(p, &Q, &a);
+  return a;
 }
 
-/* (2.7): the micro velocity p = P + l^-1 v(t) sin Q with v = vmax sin(theta) */
-static int lift(void *par, double theta, const double *Y, double *y)
-{
-  const kz_pendulum *p = par;
-  y[0] = Y[0];
-  y[1] = kz_pendulum_lift(Y[1], p->vmax, p->l, sin(theta), sin(Y[0]));
-  return KZ_OK;
-}
+/* (2.7) */
+static int vib_lift(void *par, double theta, const double *Y, double *y) { return lift(par, theta, Y, y); }
 
 int kz_pendulum_vib(kz_vib *m, kz_pendulum *p, kz_report *r)
 {
   if (!m) return kz_bad(r, KZ_ENULL, "model");
   KZ_TRY(check(p, r));
-  const kz_vib v = {2, 1, p->omega, p->theta0, 1, NULL, vib_force, lift, p};
+  const kz_vib v = {2, 1, p->omega, p->theta0, 1, NULL, vib_force, vib_lift, p};
   *m = v;
   return KZ_OK;
 }

@@ -1,38 +1,26 @@
-/* kz_vdp.c -- the van der Pol oscillator in the form (17) of Calvo, Chartier, Murua &
- * Sanz-Serna, Sec. 2(iii) and 5.2: dq/dtau = p, dp/dtau = -q + eps (1 - q^2) p, and its
- * splitting into the rotation (exact) and the perturbation dp/dtau = eps (1 - q^2) p with q
- * frozen (exact: p * exp(eps (1 - q^2) h)). For eps = 0 every solution is 2 pi-periodic. */
+/* kz_vdp.c -- the C API of the van der Pol oscillator (17) of Calvo, Chartier, Murua & Sanz-Serna,
+ * Sec. 2(iii) and 5.2, and its splitting (the perturbation with q frozen, the rotation; both
+ * exact): the functions are those of its one source, vdp.c (its model file vdp.lua reads the same
+ * text), compiled here on struct kz_vdp. */
 #include "kz_internal.h"
+typedef struct kz_vdp kz_par;
+#include "kz_model.h"
+#include "vdp.c"
 
-static int vdp_rhs(void *par, double t, const double *y, double *dy)
-{
-  (void)t;
-  const double eps = ((const kz_vdp *)par)->eps;
-  dy[0] = y[1];
-  dy[1] = -y[0] + eps * (1 - y[0] * y[0]) * y[1];
-  return KZ_OK;
-}
+static int vdp_rhs(void *par, double t, const double *y, double *dy) { return field(par, t, y, dy); }
 
 /* A: the perturbation, q frozen */
 static int vdp_flow_pert(void *par, double t, double h, double *y, kz_report *r)
 {
-  (void)t;
   (void)r;
-  const double eps = ((const kz_vdp *)par)->eps;
-  y[1] *= exp(eps * (1 - y[0] * y[0]) * h);
-  return KZ_OK;
+  return perturbation(par, t, h, y);
 }
 
 /* B: the harmonic rotation */
 static int vdp_flow_rot(void *par, double t, double h, double *y, kz_report *r)
 {
-  (void)par;
-  (void)t;
   (void)r;
-  const double c = cos(h), s = sin(h), q = y[0], p = y[1];
-  y[0] = q * c + p * s;
-  y[1] = -q * s + p * c;
-  return KZ_OK;
+  return rotation(par, t, h, y);
 }
 
 static int check(kz_vdp *p, kz_report *r)

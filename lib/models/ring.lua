@@ -1,21 +1,13 @@
 -- ring.lua -- the 3-D spring ring of Ober-Bloebaum, Wenger, Gail & Leyendecker, "Variational
 -- multirate integrators" (Sec. 6, Fig. 6.2), as a model file (lib/lua/kapitza/usermodel.lua's format, the
--- vmi part): six bodies of mass `mass` on a ring, each joined to its neighbours by a quartic
--- spring (eps/4)|q_{i+1} - q_i|^4 and to the origin by a linear one, stiffness omega1 for the
--- odd bodies (slow, in V) and omega2 for the even ones (fast, W), under gravity along -e3:
---   V = omega1/2 sum_odd |q_i|^2 + eps/4 sum_i |q_{i+1} - q_i|^4 + g_sign g mass sum_i (q_i)_3,
---   W = omega2/2 sum_even |q_i|^2,
--- state (qs, qf, ps, pf): qs the odd bodies 1, 3, 5, qf the even ones 2, 4, 6 (three coordinates
--- each). g_sign = 1 is the physical sign; -1 the printed "+ q' M g" with g along -e3 (an upward
--- force, kept as an option).
+-- vmi part): six bodies of mass `mass` on a ring, state (qs, qf, ps, pf), qs the odd bodies 1, 3,
+-- 5, qf the even ones 2, 4, 6 (three coordinates each). Its potentials V and W, with their
+-- gradients and Hessians adding into the method's arrays (vmi.accumulate), are in ring.c (c.file),
+-- the model's one source, which the library's C API (kz_vmi_ring_model, any number of pairs of
+-- bodies) compiles too. g_sign = 1 is the physical sign of gravity; -1 the printed one.
 -- The case of Sec. 6: mass = 2, eps = 5, omega1 = 2, omega2 = 4000, g = 9.81, the bodies on the
 -- circle of radius 2 at height -2, bodies 2, 3, 4, 5 moved by the paper's offsets, velocities
 -- along the directions u12, u36 of the unperturbed circle (helper initial_state), over [0, 10].
--- The C functions compute what lib/models/kz_vmi_models.c computes, term for term in the same order
--- (the built-in adds V's value, gradient and Hessian in one pass; here each has its own
--- function, which sums its terms in that pass's order, adding into the method's arrays as the
--- built-in does: vmi.accumulate), so that the models built from this file give the same numbers
--- to the last bit.
 
 -- the initial state of Sec. 6: radius r, height h, velocity directions from the circle
 -- ("unperturbed") or from the moved positions ("repositioned")
@@ -59,99 +51,5 @@ return {
   T = 10, period = function(p) return 2 * math.pi / math.sqrt(p.omega2 / p.mass) end, -- the fast bodies' springs
   helpers = { initial_state = initial_state },
   c = { vmi = { V = "V", V_gradient = "V_gradient", V_hessian = "V_hessian", W = "W", W_gradient = "W_gradient",
-                W_hessian = "W_hessian" }, source = [[
-enum { L = 3, N = 2 * L, NS = 3 * L, NH = 6 * L };
-
-/* body i (0-based, ring order): even i = the paper's odd bodies (slow), odd i = fast */
-static const double *position(int i, const double *qs, const double *qf, int *off)
-{
-  if (i % 2 == 0) { *off = 3 * (i / 2); return qs + 3 * (i / 2); }
-  *off = NS + 3 * (i / 2);
-  return qf + 3 * (i / 2);
-}
-
-static int V(const kz_par *p, const double *qs, const double *qf, double *v)
-{
-  double val = 0;
-  for (int i = 0; i < NS; i++) val += 0.5 * p->omega1 * qs[i] * qs[i];
-  for (int i = 0; i < N; i++) { /* quartic ring spring between bodies i and i+1 */
-    int oa, ob;
-    const double *qa = position(i, qs, qf, &oa), *qb = position((i + 1) % N, qs, qf, &ob);
-    double d2 = 0;
-    for (int c = 0; c < 3; c++) { const double d = qb[c] - qa[c]; d2 += d * d; }
-    val += 0.25 * p->eps * d2 * d2;
-  }
-  const double gz = p->g_sign * p->g * p->mass; /* potential gz * z per body */
-  for (int i = 0; i < N; i++) {
-    int o;
-    val += gz * position(i, qs, qf, &o)[2];
-  }
-  *v = val;
-  return KZ_OK;
-}
-
-static int V_gradient(const kz_par *p, const double *qs, const double *qf, double *gs, double *gf)
-{
-  for (int i = 0; i < NS; i++) gs[i] += p->omega1 * qs[i];
-  for (int i = 0; i < N; i++) {
-    int oa, ob;
-    const double *qa = position(i, qs, qf, &oa), *qb = position((i + 1) % N, qs, qf, &ob);
-    double d[3], d2 = 0;
-    for (int c = 0; c < 3; c++) { d[c] = qb[c] - qa[c]; d2 += d[c] * d[c]; }
-    for (int c = 0; c < 3; c++) {
-      const double g = p->eps * d2 * d[c]; /* dV/d(qb); dV/d(qa) = -g */
-      if (ob < NS) gs[ob + c] += g; else gf[ob - NS + c] += g;
-      if (oa < NS) gs[oa + c] -= g; else gf[oa - NS + c] -= g;
-    }
-  }
-  const double gz = p->g_sign * p->g * p->mass;
-  for (int i = 0; i < N; i++) {
-    int o;
-    (void)position(i, qs, qf, &o);
-    if (o < NS) gs[o + 2] += gz; else gf[o - NS + 2] += gz;
-  }
-  return KZ_OK;
-}
-
-static int V_hessian(const kz_par *p, const double *qs, const double *qf, double *hess)
-{
-  for (int i = 0; i < NS; i++) hess[i * NH + i] += p->omega1;
-  for (int i = 0; i < N; i++) {
-    int oa, ob;
-    const double *qa = position(i, qs, qf, &oa), *qb = position((i + 1) % N, qs, qf, &ob);
-    double d[3], d2 = 0;
-    for (int c = 0; c < 3; c++) { d[c] = qb[c] - qa[c]; d2 += d[c] * d[c]; }
-    for (int c = 0; c < 3; c++)
-      for (int e = 0; e < 3; e++) {
-        const double h = p->eps * ((c == e ? d2 : 0) + 2 * d[c] * d[e]);
-        hess[(ob + c) * NH + ob + e] += h;
-        hess[(oa + c) * NH + oa + e] += h;
-        hess[(ob + c) * NH + oa + e] -= h;
-        hess[(oa + c) * NH + ob + e] -= h;
-      }
-  }
-  return KZ_OK;
-}
-
-static int W(const kz_par *p, const double *qf, double *w)
-{
-  double val = 0;
-  for (int i = 0; i < NS; i++) val += 0.5 * p->omega2 * qf[i] * qf[i];
-  *w = val;
-  return KZ_OK;
-}
-
-static int W_gradient(const kz_par *p, const double *qf, double *g)
-{
-  for (int i = 0; i < NS; i++) g[i] += p->omega2 * qf[i];
-  return KZ_OK;
-}
-
-static int W_hessian(const kz_par *p, const double *qf, double *hess)
-{
-  (void)qf;
-  for (int i = 0; i < NS; i++) hess[i * NS + i] += p->omega2;
-  return KZ_OK;
-}
-]] },
+                W_hessian = "W_hessian" }, file = "ring.c" },
 }

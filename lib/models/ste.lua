@@ -1,20 +1,16 @@
 -- ste.lua -- the inverted pendulum of Sharp, Tsai & Engquist, "Multiple time scale numerical
 -- methods for the inverted pendulum problem" (2005), as a model file (lib/lua/kapitza/usermodel.lua's
--- format), theta the angle from the upward vertical, the pivot forced with period eps:
---   (1.1) = (3.1)  l theta'' = (g + eps^-1 sin(2 pi t / eps)) sin theta;
---   (3.2)          the averaged equation l Theta'' = g sin Theta - sin Theta cos Theta / (8 pi^2 l);
---   (3.4)          the reconstruction omega_n = Omega_n - sin Theta_n cos(2 pi t_n / eps) / (2 pi l);
---   Sec. 4         the potential V(x) = g cos x + sin^2 x / (16 pi^2 l), l Theta'' = -V'(Theta).
--- Reading A1 of the notes: the whole right side is divided by l (the printed (3.3)-(3.4) omit the
--- 1/l that the reconstruction, theta_s = 0.23 and "roughly three oscillations in [0, 12]" need).
--- The fast phase is theta = 2 pi t / eps, so omega = 2 pi / eps (a derived parameter); the time
--- form reduces the phase to 2 pi frac(t / eps) before the sine (exact at every multiple of eps:
--- the absolute-time phase omega t adds round-off that grows with t, notes A13).
+-- format). Its functions -- (1.1) at the fast phase, the phase 2 pi frac(t / eps) of the time
+-- form, the reconstruction (3.4), the averaged equation (3.2), the potential of Sec. 4 -- are in
+-- ste.c (c.file), the model's one source, which the library's C API (kz_ste_sys, ...) and
+-- ensemble compile too; the helpers potential and energy call the C API's kz_ste_potential.
+-- The fast phase is theta = 2 pi t / eps, so omega = 2 pi / eps (a derived parameter).
 -- The case of Table 1 (rows 2-3): eps = 1e-6, g = 0.1, l = 0.05, (Theta, Omega)(0) = (0, -0.4),
--- whose reconstruction (3.4) is the micro state (0, -0.4); over [0, 12]. The C functions compute
--- what lib/models/kz_ste.c computes, operation for operation (lib/models/kz_models_f.h's kz_ste_f,
--- kz_ste_recon, kz_ste_phase), so that lib/lua/kapitza/models.lua's models.ste, built from this file, gives
--- the same numbers to the last bit.
+-- whose reconstruction (3.4) is the micro state (0, -0.4); over [0, 12].
+local kz = require "kapitza"
+
+local function potential(p, Theta) return kz.C.kz_ste_potential(kz.ffi.new("kz_ste", { p.eps, p.g, p.l }), Theta) end
+
 return {
   name = "ste", atlas = "ste", nq = 1, params = { "eps", "g", "l", "omega" },
   description = "Sharp, Tsai & Engquist (1.1): the inverted pendulum forced with period eps",
@@ -22,46 +18,10 @@ return {
   derived = { omega = function(v) return 2 * math.pi / v.eps end },
   q0 = { 0 }, v0 = { -0.4 }, T = 12,
   helpers = {
-    --- V(Theta) of Sec. 4
-    potential = function(p, Theta)
-      local s = math.sin(Theta)
-      return p.g * math.cos(Theta) + s * s / (16 * math.pi * math.pi * p.l)
-    end,
+    --- V(Theta) of Sec. 4: ste.c's potential (kz_ste_potential)
+    potential = potential,
     --- the energy l Omega^2 / 2 + V(Theta) that (3.2) conserves
-    energy = function(p, Theta, Omega)
-      local s = math.sin(Theta)
-      return 0.5 * p.l * Omega * Omega + (p.g * math.cos(Theta) + s * s / (16 * math.pi * math.pi * p.l))
-    end,
+    energy = function(p, Theta, Omega) return 0.5 * p.l * Omega * Omega + potential(p, Theta) end,
   },
-  c = { accel = "force", reconstruct = "recon", averaged = "averaged", phase = "phase", source = [[
-/* (1.1) at the fast phase theta = 2 pi t / eps: l^-1 (g + eps^-1 sin theta) sin q */
-static int force(const kz_par *p, double theta, const double *q, double *a)
-{
-  a[0] = (p->g + sin(theta) / p->eps) * sin(q[0]) / p->l;
-  return KZ_OK;
-}
-
-/* the phase 2 pi frac(t / eps) of the time form */
-static double phase(const kz_par *p, double t)
-{
-  const double c = t / p->eps;
-  return 2 * 3.14159265358979323846 * (c - floor(c));
-}
-
-/* (3.4): theta_n = Theta_n, omega_n = Omega_n - sin Theta_n cos(theta) / (2 pi l) */
-static int recon(const kz_par *p, double theta, const double *Y, double *y)
-{
-  y[0] = Y[0];
-  y[1] = Y[1] - sin(Y[0]) * cos(theta) / (2 * 3.14159265358979323846 * p->l);
-  return KZ_OK;
-}
-
-/* (3.2) divided by l */
-static int averaged(const kz_par *p, const double *q, double *a)
-{
-  const double s = sin(q[0]);
-  a[0] = (p->g * s - s * cos(q[0]) / (8 * 3.14159265358979323846 * 3.14159265358979323846 * p->l)) / p->l;
-  return KZ_OK;
-}
-]] },
+  c = { accel = "force", reconstruct = "recon", averaged = "averaged", phase = "phase", file = "ste.c" },
 }

@@ -1,57 +1,39 @@
 -- top.lua -- the heavy Lagrange top of Fredbo's thesis (M. Fredbo, "The Heterogeneous Multiscale
 -- Method and the Spinning Top", MSc thesis, NTNU 2011) as a model file (lib/lua/kapitza/usermodel.lua's
--- format), in body coordinates x = (Pi1, Pi2, Pi3, Gamma1, Gamma2, Gamma3):
---  (23)/(31) Pi' = Pi x Omega + M g l Gamma x chi, Gamma' = Gamma x Omega, Omega = I^-1 Pi,
---            chi = (0, 0, 1) (Gamma x chi = (Gamma2, -Gamma1, 0)); (31) is (23) with
---            Pi3 = spin Pi3^, Pi3^ = sqrt(2 M g l I3): the spin enters through the initial state;
---  (38)-(39) the transverse vibrational torque amp cos(nu t) added to dPi1/dt (forcing = 1;
---            the thesis: amp = nu = omega);
---  (41)      the vertical vibration (forcing = 2): g replaced by g + amp nu cos(nu t) (amp = A);
---  (48)      its averaged equation, corrected (notes A14): the first term Pi x I^-1 Pi (printed
---            Gamma x I^-1 Pi), and the vibration term c (-Gamma2 Gamma3/I1, Gamma1 Gamma3/I2, 0)
---            with c = 2 a^2 = M^2 A^2 l^2 / 2 from (45) (avg = 0; avg = 1: the printed
---            c = M A / 2; avg = 2: c = 0);
---  (24)      the invariants H = 1/2 Pi . Omega + M g l Gamma3, Pi . Gamma, |Gamma|^2 and Pi3;
---  Sec. 4.3  Pi3^; Theorem 2 (Marsden & Ratiu): the stability threshold 2 sqrt(M g l I1) / I3.
--- The slow-variable sets of the slow-variable HMM (xi1 = Pi3 is constant and never solved for,
--- Alg. 4 step 3b: frozen; each set lists xi2 .. xi5, r = 4):
---  xi32 (32) Gamma3, Pi1^2 + Pi2^2, Gamma1^2 + Gamma2^2, Pi1 Gamma1 + Pi2 Gamma2 (Sec. 4.3);
---  xi37 (37) Pi1^2 + Pi2^2, phi', theta', psi' (Sec. 5.2): the Euler-angle rates from the
---       inversion of (29) (the printed (30) swaps its rows 2 and 3, notes Sec. 3.2):
---       phi' = (Gamma1 Pi1 / I1 + Gamma2 Pi2 / I2) / s^2, theta' = (Gamma2 Pi1 / I1
---       - Gamma1 Pi2 / I2) / s, psi' = Pi3 / I3 - Gamma3 phi', s = sin theta = sqrt(G1^2 + G2^2);
---  xi40 (40) Pi1 - (amp/nu) sin(theta), Pi2 + (amp/nu) cos(theta), Gamma1^2 + Gamma2^2,
---       arccos Gamma3 (Sec. 6, the transverse vibration; theta = nu t the phase); arccos with
---       Gamma3 clamped to [-1, 1] and gradient -1/sqrt(1 - Gamma3^2) e_Gamma3 (notes A13).
+-- format), in body coordinates x = (Pi1, Pi2, Pi3, Gamma1, Gamma2, Gamma3). Its functions -- the
+-- top (23)/(31) with the vibrations (38) and (41), the averaged equation (48), the invariants (24),
+-- the slow-variable sets (32), (37), (40) with their gradients, Sec. 4.3's constants and the
+-- invariants' drift -- are in top.c (c.file), the model's one source, which the library's C API
+-- (kz_top_sys, kz_top_slow, ...) compiles too; the helpers thesis_constants and drift call the
+-- C API's kz_top_constants and kz_top_drift.
 -- The fast phase is theta = nu t: the format's fast frequency omega is the derived nu (not the
 -- thesis's omega, the spin multiplier: here `spin`). forcing and avg are numbers standing for
--- the choices above (lib/lua/kapitza/models.lua's models.top takes their names).
+-- the choices of top.c (lib/lua/kapitza/models.lua's models.top takes their names).
 -- The case of Sec. 4.3 (Fig. 11): the cone M = 5 kg, g = 9.81, l = 0.75 m, I = (3.12, 3.12, 0.24),
 -- unforced, initial state Gamma = (0, sin tilt, cos tilt), Pi = (Pi1, 0, spin Pi3^) with
--- tilt = 0.2, Pi1 = 0, spin = 100, over [0, 0.1]. The C functions compute what lib/models/kz_top.c and
--- lib/models/kz_top_slow.c compute, operation for operation, so that lib/lua/kapitza/models.lua's models.top, built
--- from this file, gives the same numbers to the last bit.
-local FREE, TRANSVERSE, VERTICAL = 0, 1, 2 -- enum kz_top_forcing
-local CORRECTED, PRINTED = 0, 1            -- enum kz_top_avg (2: none)
+-- tilt = 0.2, Pi1 = 0, spin = 100, over [0, 0.1].
+local kz = require "kapitza"
+local FREE, CORRECTED = 0, 0 -- enum kz_top_forcing, kz_top_avg (top.c's numbers)
 
--- the coefficient c of the averaged equation (48)
-local function avgcoef(p)
-  if p.avg == CORRECTED then return 0.5 * p.M * p.M * p.amp * p.amp * p.l * p.l end
-  if p.avg == PRINTED then return 0.5 * p.M * p.amp end
-  return 0.0
-end
+-- the C API's struct kz_top of the parameters p
+local function ctop(p) return kz.ffi.new("kz_top", { p.M, p.g, p.l, p.I1, p.I2, p.I3, p.forcing, p.amp, p.nu, p.avg }) end
 
--- Sec. 4.3's constants and Theorem 2's threshold
+-- Sec. 4.3's constants and Theorem 2's threshold: top.c's constants (kz_top_constants)
+local CONSTANTS = { "Pi3hat", "Mgl", "threshold", "lambda", "spin", "nutation", "avgcoef" }
 local function constants(p)
-  local mgl = p.M * p.g * p.l
-  if not (mgl > 0) then error("top: Pi3^ needs M g l > 0 (parameter 'l')", 0) end
-  local hat = math.sqrt(2 * mgl * p.I3)
-  return { Pi3hat = hat, Mgl = mgl, threshold = 2 * math.sqrt(mgl * p.I1) / p.I3, lambda = hat * (1 / p.I3 - 1 / p.I1),
-           spin = hat / p.I3, nutation = hat / p.I1, avgcoef = avgcoef(p) }
+  local c = kz.vec(#CONSTANTS)
+  kz.call("kz_top_constants", ctop(p), c, kz.report())
+  local t = {}
+  for i, k in ipairs(CONSTANTS) do t[k] = c[i - 1] end
+  return t
 end
 
--- the i-th component (0-based) of a state given as a Lua array or a double pointer
-local function at(x, i) if type(x) == "table" then return x[i + 1] end return x[i] end
+-- a state given as a Lua array or a double pointer (0-based), as 6 doubles
+local function state6(x)
+  local v = kz.vec(6)
+  for i = 0, 5 do v[i] = type(x) == "table" and x[i + 1] or x[i] end
+  return v
+end
 
 return {
   name = "top", atlas = "top", dim = 6,
@@ -67,193 +49,16 @@ return {
   slow = { xi32 = { r = 4, frozen = { 3 } }, xi37 = { r = 4, frozen = { 3 } }, xi40 = { r = 4, frozen = { 3 } } },
   helpers = {
     thesis_constants = constants,
-    --- I(x) - I(x0) of the invariants without cancellation (differences of the components
-    -- first: a^2 - b^2 = (a - b)(a + b), ab - cd = (a - c) b + c (b - d))
+    --- I(x) - I(x0) of the invariants without cancellation: top.c's drift (kz_top_drift)
     drift = function(p, x, x0)
-      local dx, sx = {}, {}
-      for i = 0, 5 do dx[i], sx[i] = at(x, i) - at(x0, i), at(x, i) + at(x0, i) end
-      local pg = 0
-      for i = 0, 2 do pg = pg + (dx[i] * at(x, 3 + i) + at(x0, i) * dx[3 + i]) end
-      return { H = 0.5 * (dx[0] * sx[0] / p.I1 + dx[1] * sx[1] / p.I2 + dx[2] * sx[2] / p.I3) + p.M * p.g * p.l * dx[5],
-               PiGamma = pg, Gamma2 = dx[3] * sx[3] + dx[4] * sx[4] + dx[5] * sx[5], Pi3 = dx[2] }
+      local d = kz.vec(4)
+      kz.call("kz_top_drift", ctop(p), state6(x), state6(x0), d, kz.report())
+      return { H = d[0], PiGamma = d[1], Gamma2 = d[2], Pi3 = d[3] }
     end,
   },
   c = { rhs = "phase_rhs", averaged = "averaged",
         slow = { xi32 = { xi = "xi32", gradient = "xi32_gradient", dtheta = "no_dtheta" },
                  xi37 = { xi = "xi37", gradient = "xi37_gradient", dtheta = "no_dtheta" },
                  xi40 = { xi = "xi40", gradient = "xi40_gradient", dtheta = "xi40_dtheta" } },
-        invariants = { H = "energy", PiGamma = "pi_gamma", Gamma2 = "gamma2", Pi3 = "pi3" }, source = [[
-#include <string.h>
-enum { FREE = 0, TRANSVERSE = 1, VERTICAL = 2, CORRECTED = 0, PRINTED = 1 };
-
-/* Pi' and Gamma' of the top with effective gravity ge and transverse torque a1, plus the
- * averaged vibration term c (-G2 G3 / I1, G1 G3 / I2, 0) */
-static inline void field(const kz_par *p, double ge, double a1, double c, const double *x, double *f)
-{
-  const double O1 = x[0] / p->I1, O2 = x[1] / p->I2, O3 = x[2] / p->I3, mgl = p->M * ge * p->l;
-  f[0] = x[1] * O3 - x[2] * O2 + mgl * x[4] + a1 - c * x[4] * x[5] / p->I1;
-  f[1] = x[2] * O1 - x[0] * O3 - mgl * x[3] + c * x[3] * x[5] / p->I2;
-  f[2] = x[0] * O2 - x[1] * O1;
-  f[3] = x[4] * O3 - x[5] * O2;
-  f[4] = x[5] * O1 - x[3] * O3;
-  f[5] = x[3] * O2 - x[4] * O1;
-}
-
-/* (23), (38) or (41) at the phase theta = nu t */
-static int phase_rhs(const kz_par *p, double theta, const double *x, double *f)
-{
-  double ge = p->g, a1 = 0;
-  if (p->forcing == TRANSVERSE) a1 = p->amp * cos(theta);
-  else if (p->forcing == VERTICAL) ge += p->amp * p->nu * cos(theta);
-  field(p, ge, a1, 0.0, x, f);
-  return KZ_OK;
-}
-
-static double avg_coefficient(const kz_par *p)
-{
-  if (p->avg == CORRECTED) return 0.5 * p->M * p->M * p->amp * p->amp * p->l * p->l;
-  if (p->avg == PRINTED) return 0.5 * p->M * p->amp;
-  return 0.0;
-}
-
-/* (48) */
-static int averaged(const kz_par *p, const double *x, double *f)
-{
-  field(p, p->g, 0.0, avg_coefficient(p), x, f);
-  return KZ_OK;
-}
-
-/* (24) */
-static int energy(const kz_par *p, const double *x, double *v)
-{
-  *v = 0.5 * (x[0] * x[0] / p->I1 + x[1] * x[1] / p->I2 + x[2] * x[2] / p->I3) + p->M * p->g * p->l * x[5];
-  return KZ_OK;
-}
-static int pi_gamma(const kz_par *p, const double *x, double *v)
-{
-  (void)p;
-  *v = x[0] * x[3] + x[1] * x[4] + x[2] * x[5];
-  return KZ_OK;
-}
-static int gamma2(const kz_par *p, const double *x, double *v)
-{
-  (void)p;
-  *v = x[3] * x[3] + x[4] * x[4] + x[5] * x[5];
-  return KZ_OK;
-}
-static int pi3(const kz_par *p, const double *x, double *v)
-{
-  (void)p;
-  *v = x[2];
-  return KZ_OK;
-}
-
-/* the sets (32) and (37) do not depend on the phase */
-static int no_dtheta(const kz_par *p, double theta, const double *x, double *xt)
-{
-  (void)p, (void)theta, (void)x;
-  memset(xt, 0, sizeof(double) * 4);
-  return KZ_OK;
-}
-
-/* (32) */
-static int xi32(const kz_par *p, double theta, const double *x, double *xi)
-{
-  (void)p, (void)theta;
-  xi[0] = x[5];
-  xi[1] = x[0] * x[0] + x[1] * x[1];
-  xi[2] = x[3] * x[3] + x[4] * x[4];
-  xi[3] = x[0] * x[3] + x[1] * x[4];
-  return KZ_OK;
-}
-static int xi32_gradient(const kz_par *p, double theta, const double *x, double *g)
-{
-  (void)p, (void)theta;
-  memset(g, 0, sizeof(double) * 24);
-  g[5] = 1;                                   /* grad Gamma3 */
-  g[6 + 0] = 2 * x[0], g[6 + 1] = 2 * x[1];   /* grad (Pi1^2 + Pi2^2) */
-  g[12 + 3] = 2 * x[3], g[12 + 4] = 2 * x[4]; /* grad (Gamma1^2 + Gamma2^2) */
-  g[18 + 0] = x[3], g[18 + 1] = x[4], g[18 + 3] = x[0], g[18 + 4] = x[1];
-  return KZ_OK;
-}
-
-/* (37): the Euler angles are singular at theta = 0 (s = 0) */
-static int xi37(const kz_par *p, double theta, const double *x, double *xi)
-{
-  (void)theta;
-  const double P1 = x[0], P2 = x[1], G1 = x[3], G2 = x[4], G3 = x[5];
-  const double s2 = G1 * G1 + G2 * G2, s = sqrt(s2);
-  if (!(s > 0)) return KZ_EDOMAIN;
-  const double A = G1 * P1 / p->I1 + G2 * P2 / p->I2, B = G2 * P1 / p->I1 - G1 * P2 / p->I2;
-  const double phid = A / s2;
-  xi[0] = P1 * P1 + P2 * P2;
-  xi[1] = phid;
-  xi[2] = B / s;
-  xi[3] = x[2] / p->I3 - G3 * phid;
-  return KZ_OK;
-}
-static int xi37_gradient(const kz_par *p, double theta, const double *x, double *g)
-{
-  (void)theta;
-  const double P1 = x[0], P2 = x[1], G1 = x[3], G2 = x[4], G3 = x[5];
-  const double s2 = G1 * G1 + G2 * G2, s = sqrt(s2);
-  if (!(s > 0)) return KZ_EDOMAIN;
-  const double A = G1 * P1 / p->I1 + G2 * P2 / p->I2, B = G2 * P1 / p->I1 - G1 * P2 / p->I2;
-  const double phid = A / s2;
-  memset(g, 0, sizeof(double) * 24);
-  g[0] = 2 * P1, g[1] = 2 * P2;
-  double *gp = g + 6, *gt = g + 12, *gs = g + 18;
-  gp[0] = G1 / (p->I1 * s2);
-  gp[1] = G2 / (p->I2 * s2);
-  gp[3] = P1 / (p->I1 * s2) - 2 * G1 * A / (s2 * s2);
-  gp[4] = P2 / (p->I2 * s2) - 2 * G2 * A / (s2 * s2);
-  const double s3 = s2 * s;
-  gt[0] = G2 / (p->I1 * s);
-  gt[1] = -G1 / (p->I2 * s);
-  gt[3] = -P2 / (p->I2 * s) - G1 * B / s3;
-  gt[4] = P1 / (p->I1 * s) - G2 * B / s3;
-  for (int j = 0; j < 6; j++) gs[j] = -G3 * gp[j];
-  gs[2] += 1 / p->I3;
-  gs[5] -= phid;
-  return KZ_OK;
-}
-
-/* (40), the transverse vibration */
-static int xi40(const kz_par *p, double theta, const double *x, double *xi)
-{
-  const double k = p->nu > 0 ? p->amp / p->nu : 0.0, st = sin(theta), ct = cos(theta);
-  double G3 = x[5];
-  if (G3 > 1) G3 = 1;
-  if (G3 < -1) G3 = -1;
-  xi[0] = x[0] - k * st;
-  xi[1] = x[1] + k * ct;
-  xi[2] = x[3] * x[3] + x[4] * x[4];
-  xi[3] = acos(G3);
-  return KZ_OK;
-}
-static int xi40_gradient(const kz_par *p, double theta, const double *x, double *g)
-{
-  (void)p, (void)theta;
-  double G3 = x[5];
-  if (G3 > 1) G3 = 1;
-  if (G3 < -1) G3 = -1;
-  memset(g, 0, sizeof(double) * 24);
-  g[0] = 1;
-  g[6 + 1] = 1;
-  g[12 + 3] = 2 * x[3], g[12 + 4] = 2 * x[4];
-  const double q = 1 - G3 * G3;
-  if (!(q > 0)) return KZ_EDOMAIN; /* arccos is not differentiable at Gamma3 = +-1 */
-  g[18 + 5] = -1 / sqrt(q);
-  return KZ_OK;
-}
-static int xi40_dtheta(const kz_par *p, double theta, const double *x, double *xt)
-{
-  (void)x;
-  const double k = p->nu > 0 ? p->amp / p->nu : 0.0, st = sin(theta), ct = cos(theta);
-  xt[0] = -k * ct;
-  xt[1] = -k * st;
-  xt[2] = xt[3] = 0;
-  return KZ_OK;
-}
-]] },
+        invariants = { H = "energy", PiGamma = "pi_gamma", Gamma2 = "gamma2", Pi3 = "pi3" }, file = "top.c" },
 }

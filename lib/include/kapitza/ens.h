@@ -1,5 +1,5 @@
 /* kapitza/ens.h -- Ensembles: M members of one model integrated as one structure of arrays
- * (kz_ens.c, kz_ens_models.c). Part of libkapitza's public header: included by kapitza.h, whose
+ * (kz_ens.c, kz_pendulum_ens.c, kz_ste_ens.c). Part of libkapitza's public header: included by kapitza.h, whose
  * rules it keeps. */
 #ifndef KAPITZA_ENS_H
 #define KAPITZA_ENS_H
@@ -11,7 +11,7 @@
 extern "C" {
 #endif
 
-/* ---------- Ensembles (kz_ens.c, kz_ens_models.c) ------------------------------------------- */
+/* ---------- Ensembles (kz_ens.c, kz_pendulum_ens.c, kz_ste_ens.c) -------------------------- */
 
 /* M independent members of one model, stored as a structure of arrays: component i of member m
  * at y[i * M + m] (for the second-order form, q is the first nq * M numbers, v the next). A
@@ -42,7 +42,7 @@ int kz_ens_check(const kz_ens *e, kz_report *r);
  * POSIX threads (contiguous chunks of members), and writes failed[m] (M ints, caller-owned):
  * 0 = fine, 1 = non-finite or out-of-bound initial state, 2 = left the bound during the run
  * (frozen: its outputs are NaN). Counts in r are per member. Every member equals its scalar run
- * up to the vector math library's rounding (see kz_ens_models.c). */
+ * up to the vector math library's rounding (see lib/models/kz_ens_model.h). */
 
 /* n steps of the explicit registry stepper T (one that needs f or a only) from t, in place. */
 int kz_ens_run(const kz_step_type *T, const kz_ens *e, double t, double h, long long n, double *y,

@@ -1,6 +1,8 @@
 /* kapitza/models.h -- The models the papers run: each fills the system structs of its methods and
- * owns its reconstruction (kz_pendulum.c, kz_ste.c, kz_vmi_models.c, kz_kepler.c, kz_vdp.c,
- * kz_dpend.c, kz_top.c, kz_top_slow.c). Part of libkapitza's public header: included by
+ * owns its reconstruction (kz_pendulum.c, kz_ste.c, kz_fpu.c, kz_ring.c, kz_harmonic.c,
+ * kz_kepler.c, kz_vdp.c, kz_dpend.c, kz_top.c: adapters around each model's one source,
+ * lib/models/<name>.c, which its model file <name>.lua reads too; the parameter structs' fields
+ * carry the names that source reads). Part of libkapitza's public header: included by
  * kapitza.h, whose rules it keeps. */
 #ifndef KAPITZA_MODELS_H
 #define KAPITZA_MODELS_H
@@ -61,7 +63,7 @@ double kz_ste_averaged_force(const kz_ste *p, double Theta);
  * l Omega^2/2 + V(Theta) (3.2) conserves. */
 double kz_ste_potential(const kz_ste *p, double Theta);
 
-/* ---------- Models (kz_vmi_models.c) ------------------------------------------------------------ */
+/* ---------- Models (kz_fpu.c, kz_ring.c, kz_harmonic.c) ----------------------------------------- */
 
 /* Fermi-Pasta-Ulam, Sec. 6 (Hairer, Lubich & Wanner I.5.1): l stiff springs, unit masses,
  * V = 1/4 [(qs_1 - qf_1)^4 + sum_{i<l} (qs_{i+1} - qf_{i+1} - qs_i - qf_i)^4 + (qs_l + qf_l)^4],
@@ -163,7 +165,7 @@ int kz_dpend_averaged_sys(kz_sys *s, kz_dpend *p, kz_report *r);
  * velocities ang = (q1, q2, q1', q2'). */
 int kz_dpend_state(const kz_dpend *p, const double *ang, double *y, kz_report *r);
 
-/* ---------- The heavy Lagrange top (kz_top.c, kz_top_slow.c) ------------------------------- */
+/* ---------- The heavy Lagrange top (kz_top.c) ------------------------------------------------ */
 
 enum kz_top_forcing {
   KZ_TOP_FREE = 0,       /* (23) = (31) with Pi3 = omega Pi3^ */

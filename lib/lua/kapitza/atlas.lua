@@ -166,13 +166,24 @@ function A.sweep(sc, prob, P)
   for _, m in ipairs(methods) do total = total + #m.ladder end
   if sc then sc:progress_start(total * #stiffs + #stiffs, sc.id) end
   local rows, ctxs = {}, {}
+  -- each stiffness's reference and each run are compute cells (lib/lua/kapitza/scenario/cells.lua):
+  -- a sweep's shard records them, its merge judges them as one run; the reference is set up only
+  -- when a run needs it (a merge needs none, only its note)
+  local cell = sc and function(...) return sc:cell(...) end or function(_, _, f) return f() end -- (sc:cell's o.ignore:
+  -- the reference does not depend on which methods run, no run on the targets: they are the summary's)
   for si, s in ipairs(stiffs) do
-    local ctx = prob.setup(P, s)
-    ctxs[si] = ctx
+    local ctx
+    local function context()
+      ctx = ctx or prob.setup(P, s)
+      return ctx
+    end
+    local note = cell("reference", { [prob.stiff.key] = s }, function() return context().note end, { ignore = { "methods", "target" } })
+    ctxs[si] = { note = note }
     if sc then sc:progress(string.format("%s = %g: reference", prob.stiff.key, s)) end
     for _, m in ipairs(methods) do
       for _, x in ipairs(m.ladder) do
-        local row = A.run_one(ctx, m, x)
+        local row = cell("run", { [prob.stiff.key] = s, methods = m.name, x = x }, function() return A.run_one(context(), m, x) end,
+                         { ignore = { "target" } })
         if row then
           row.si, row.stiffness = si, s
           rows[#rows + 1] = row

@@ -3,7 +3,7 @@
 --   kapitza check MODEL.lua [--lua] [key=value ...]      load a model file, check it, time scales, methods
 --   kapitza solve MODEL.lua method=NAME [knob=v ...] [--error] [--lua] [key=value ...]   one run
 --   kapitza atlas MODEL.lua --out DIR [--quick] [tol=...] [T=...] [key=value ...]        the atlas
---   kapitza sweep emit|run|merge|ensemble ...            sweeps (scripts/sweep.lua)
+--   kapitza sweep emit|run|status|merge|task|ensemble ... sweeps (scripts/sweep.lua)
 -- Bad input: one line "kapitza VERB: message" on stderr, exit status 2, nothing written.
 local M = {}
 local U = require "kapitza.cli.common"
@@ -42,7 +42,7 @@ end
 function M.sweep(argv)
   if not argv[2] or help_wanted(argv, 2) then
     if argv[2] then out(M.usage.sweep); os.exit(0) end
-    die("sweep", "give emit, run, merge or ensemble (kapitza sweep --help)")
+    die("sweep", "give emit, run, status, merge, task or ensemble (kapitza sweep --help)")
   end
   local kz = require "kapitza"
   local script = kz.root .. "/scripts/sweep.lua"

@@ -52,7 +52,7 @@ function M.spec(path)
   if not ok then fail(path, "raised an error: " .. tostring(spec):gsub("\n.*", "")) end
   if type(spec) ~= "table" then fail(path, "must return the model spec (a table), got " .. type(spec)) end
   if type(spec.name) ~= "string" then fail(path, "the spec has no name") end
-  return spec
+  return um.locate(spec, path) -- a relative c.file: from the file's folder
 end
 
 -- A comma list of numbers for key k (n of them when n is given).

@@ -9,25 +9,25 @@
 -- and keeps every cdata it hands to C alive for as long as the table lives.
 --
 -- The papers' models are model files, lib/models/<name>.lua, in the format of a user's own model
--- (lib/lua/kapitza/usermodel.lua: a Lua file returning its spec, C source compiled once into the cache of
--- lib/lua/kapitza/usermodel/cache.lua): every reproduction runs on the path a user's model takes. Their C computes
--- what the built-in constructors of lib/lua/kapitza/models_c.lua compute, operation for operation
--- (tests/papers_models_spec.lua checks it bit for bit). The functions here take the parameters by
--- name as before, check them as the C constructors did (a bad one raises an error naming it),
--- build the model from its file and add the helpers the scenarios use. The files' C is compiled
--- once per machine (about 0.12 s each, 1.1 s for all nine objects from a cold cache) with the
--- user's compiler settings (CC, KZ_CFLAGS); -std=c11 keeps floating-point contraction off, so the
--- arithmetic is that of libkapitza.so built with the Makefile's defaults.
+-- (lib/lua/kapitza/usermodel.lua: a Lua file returning its spec, its C in lib/models/<name>.c compiled once
+-- into the cache of lib/lua/kapitza/usermodel/cache.lua): every reproduction runs on the path a user's model
+-- takes. The same C, the model's one source, is compiled into libkapitza.so's C API constructors
+-- (lib/models/kz_<name>.c); tests/papers_models_spec.lua holds both ways to frozen numbers, bit
+-- for bit. The functions here take the parameters by name as before, check them as the C
+-- constructors do (a bad one raises an error naming it), build the model from its file and add
+-- the helpers the scenarios use. The files' C is compiled once per machine (about 0.27 s each,
+-- 2.7 s for all ten objects from a cold cache) with the user's compiler settings (CC,
+-- KZ_CFLAGS); -std=c11 keeps floating-point contraction off, so the arithmetic is that of
+-- libkapitza.so built with the Makefile's defaults.
 local kz = require "kapitza"
 local um = require "kapitza.usermodel"
 local ffi = kz.ffi
 
 local M = {}
 
---- The folder of the papers' model files: lib/models/ in the source tree (beside the models' C),
--- kapitza/models/ beside this module when installed (make install).
-M.dir = kz.installed and ((debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or ".") .. "/models")
-        or (kz.root .. "/lib/models")
+--- The folder of the papers' model files and their C: lib/models/ in the source tree, kapitza/models/
+-- beside this module when installed (make install).
+M.dir = um.models_dir
 
 local specs = {}
 --- The spec of the model file lib/models/<name>.lua (read once per process).
@@ -36,7 +36,7 @@ function M.spec(name)
     local path = M.dir .. "/" .. name .. ".lua"
     local chunk, err = loadfile(path)
     if not chunk then error("models: cannot load the model file " .. path .. ": " .. tostring(err), 0) end
-    specs[name] = chunk()
+    specs[name] = um.locate(chunk(), path)
   end
   return specs[name]
 end
@@ -68,7 +68,7 @@ local function nonnegative(v, names, what)
 end
 
 -- The model of file `name` at the values v (C functions), marked as one of the library's (its
--- C is checked by make check, bit for bit against lib/lua/kapitza/models_c.lua: no trial calls in a child
+-- C is checked by make check, bit for bit against frozen numbers: no trial calls in a child
 -- process each time one is built, the guards of lib/lua/kapitza/usermodel/guard.lua stay).
 local LIBRARY = { probe = false }
 local function build(name, v)
@@ -171,8 +171,7 @@ end
 -- drift(x, x0) (H, PiGamma, Gamma2, Pi3; the drift without cancellation). (lib/models/top.lua)
 function M.top(t)
   t = t or {}
-  local v = params(t, { "M", "g", "l", "I1", "I2", "I3", "amp", "nu" },
-                   { M = 5, g = 9.81, l = 0.75, I1 = 3.12, I2 = 3.12, I3 = 0.24, amp = 0, nu = 0 }, "top")
+  local v = params(t, { "M", "g", "l", "I1", "I2", "I3", "amp", "nu" }, M.spec("top").values, "top") -- the file's defaults
   v.forcing = kz.choose(kz.top_forcings, t.forcing or "free", "top.forcing")
   v.avg = kz.choose(kz.top_avgs, t.avg or "corrected", "top.avg")
   positive(v, { "M", "I1", "I2", "I3" }, "top")
@@ -199,7 +198,7 @@ end
 -- ns = nf = l, d = 4 l, sys, y0: the paper's initial values). (lib/models/fpu.lua)
 function M.fpu(t)
   t = t or {}
-  local v = params(t, { "l", "omega" }, { l = 3, omega = 50 }, "fpu")
+  local v = params(t, { "l", "omega" }, M.spec("fpu").values, "fpu")
   if v.l ~= math.floor(v.l) or v.l < 1 or v.l > 100000 then error(string.format("fpu.l must be a whole number in 1..100000 (got %.17g)", v.l), 2) end
   positive(v, { "omega" }, "fpu")
   return build("fpu", v)
@@ -210,8 +209,7 @@ end
 -- model (ns = nf = 9, d = 36), y0 the paper's. (lib/models/ring.lua)
 function M.ring(t)
   t = t or {}
-  local v = params(t, { "mass", "eps", "omega1", "omega2", "g", "g_sign" },
-                   { mass = 2, eps = 5, omega1 = 2, omega2 = 4000, g = 9.81, g_sign = 1 }, "ring")
+  local v = params(t, { "mass", "eps", "omega1", "omega2", "g", "g_sign" }, M.spec("ring").values, "ring")
   positive(v, { "mass", "omega2" }, "ring")
   nonnegative(v, { "eps", "omega1" }, "ring")
   if v.g_sign ~= 1 and v.g_sign ~= -1 then error("ring.g_sign must be 1 or -1", 2) end

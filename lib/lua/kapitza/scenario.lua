@@ -46,6 +46,7 @@ local U = {}
 require("kapitza.scenario.args")(M, U)   -- the command line, the protected run
 require("kapitza.scenario.files")(M, U)  -- staging, commit, atomic files, tables
 require("kapitza.scenario.figure")(M, U) -- gnuplot figures
+require("kapitza.scenario.cells")(M, U)  -- compute cells: a sweep's shards record them, its merge replays them
 
 ---------------------------------------------------------------------------------------------------
 -- Published vs reproduced

@@ -47,7 +47,11 @@
 --                  for long runs; C: double phase(const kz_par *p, double t)).
 --                  Arrays are double pointers, 0-based, in both languages. Return nothing (Lua) /
 --                  KZ_OK (C), or a kz status to refuse. In `c`, each key names the C function;
---                  c.source is the C text (math.h is included; do not include kapitza.h). A C
+--                  c.source is the C text, or c.file the path of a C file holding it (relative:
+--                  to the model file's folder when the file is loaded by modelfile.spec or
+--                  models.spec, see M.locate; the papers' lib/models/<name>.lua name theirs so).
+--                  The text is compiled after lib/models/kz_model.h, the preamble (math.h, the
+--                  status codes, kz_par; do not include kapitza.h). A C
 --                  function that iterates (a flow solving an implicit step) may call
 --                  kz_iteration() once per iteration: the methods count them (newton_iters);
 --                  a flow that fails may return kz_refuse(KZ_ENOCONV, "what") to name the
@@ -142,10 +146,16 @@ local pspec = require "kapitza.usermodel.parts_spec"
 local pc = require "kapitza.usermodel.parts_c"
 local ffi, C = kz.ffi, kz.C
 local cache = require "kapitza.usermodel.cache"
+local source = require "kapitza.usermodel.source"
 local guard = require "kapitza.usermodel.guard"
 local UL = require "kapitza.usermodel.callbacks"
 
 local M = {}
+
+--- The folder of the papers' model files and of the preamble lib/models/kz_model.h; mark a spec
+-- loaded from a model file, so that its relative c.file is taken from the file's folder
+-- (lib/lua/kapitza/usermodel/source.lua).
+M.models_dir, M.locate = source.models_dir, source.locate
 
 --- Work done by this process: C sources compiled, cached objects loaded (counters for tests).
 M.stats = cache.stats
@@ -247,9 +257,16 @@ local function functions(spec, L, how)
     end
   end
   for k in pairs(t) do
-    if not (fns[k] or (how == "c" and k == "source") or pspec.FN_KEYS[k]) then bad(spec, string.format("%s.%s: unknown entry", how, tostring(k))) end
+    if not (fns[k] or (how == "c" and (k == "source" or k == "file")) or pspec.FN_KEYS[k]) then
+      bad(spec, string.format("%s.%s: unknown entry", how, tostring(k)))
+    end
   end
-  if how == "c" and type(t.source) ~= "string" then bad(spec, "c.source must be the C source text") end
+  if how == "c" and t.file ~= nil then
+    if t.source ~= nil then bad(spec, "give c.source or c.file, not both") end
+    if type(t.file) ~= "string" or t.file == "" then bad(spec, "c.file must be the path of the C source file") end
+  elseif how == "c" and type(t.source) ~= "string" then
+    bad(spec, "c.source must be the C source text (or c.file the path of a C file)")
+  end
   fns.parts = pspec.functions(spec, L, how, t, bad)
   return fns
 end
@@ -306,108 +323,8 @@ end
 -- (b) C source: generated translation unit, cache, compiler
 ---------------------------------------------------------------------------------------------------
 
-local status_enum -- enum kz_status, copied from the header the binding loaded
-local function kz_status_enum()
-  if not status_enum then
-    status_enum = assert(kz.header_source:match("(enum kz_status%s*{.-};)"),
-                         "usermodel: enum kz_status not found in " .. kz.header_path .. " and its modules")
-  end
-  return status_enum
-end
-
--- The ensemble wrappers (lib/lua/kapitza/ensemble.lua's ens.user; kz_ens_fn of kapitza/ens.h): members m0 ..
--- m0 + M - 1, structure of arrays (component i of member m at y[i M + m]), parameters as one
--- array of M numbers per parameter (kzu_par points to the params' array pointers, in the order of
--- spec.params: an array of structs of 5 doubles defeats GCC 12's vectoriser, per-parameter arrays
--- do not). The member loop carries `#pragma omp simd`; each member's parameters, inputs and
--- outputs are gathered into a kz_par and small arrays on the stack and the user's function is
--- called on them (inlined: flatten), so the vectoriser sees the user's arithmetic across members
--- and calls libmvec for sin, cos, exp (declared simd in the preamble). target_clones compiles the
--- loop for AVX-512, AVX2 and the x86-64 baseline (the portable fallback, picked at load);
--- kzu_ens_width() is the width used here. The status is the largest any member returned. Not
--- guarded (lib/lua/kapitza/usermodel/guard.lua guards the scalar wrappers, whose trial calls run first): an
--- output left unset is NaN, which flags the member.
-local function ens_wrappers(L, fns)
-  local F = fns[L.force]
-  local nin = L.nq > 0 and L.nq or L.dim -- accel reads q (nq), rhs reads y (dim)
-  local nout = nin
-  local w = {}
-  local function add(fmt, ...) w[#w + 1] = string.format(fmt, ...) end
-  add("#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)")
-  add('#define KZU_ENS __attribute__((target_clones("avx512f", "avx2", "default"), flatten, ' ..
-      'optimize("tree-loop-vectorize", "vect-cost-model=dynamic")))')
-  add("#elif defined(__GNUC__) && !defined(__clang__)")
-  add('#define KZU_ENS __attribute__((flatten, optimize("tree-loop-vectorize", "vect-cost-model=dynamic")))')
-  add("#else\n#define KZU_ENS\n#endif")
-  -- the body of one member loop: arg is the C expression of the time or phase argument
-  local function loop(name, argexpr, fn, inn, outn)
-    add("KZU_ENS int %s(void *kzu_par, long long kzu_m0, int kzu_M, double kzu_t, const double *restrict kzu_y, " ..
-        "double *restrict kzu_f)\n{", name)
-    add("  const double *const *kzu_pa = (const double *const *)kzu_par;")
-    for i, p in ipairs(L.params) do add("  const double *restrict kzu_p%d = kzu_pa[%d] + kzu_m0; /* %s */", i, i - 1, p) end
-    add("  int kzu_st = 0;\n#pragma omp simd reduction(max : kzu_st)\n  for (int kzu_m = 0; kzu_m < kzu_M; kzu_m++) {")
-    local init = {}
-    for i = 1, #L.params do init[i] = string.format("kzu_p%d[kzu_m]", i) end
-    add("    const kz_par kzu_q = { %s };", table.concat(init, ", "))
-    add("    double kzu_x[%d], kzu_o[%d];", inn, outn)
-    for i = 0, inn - 1 do add("    kzu_x[%d] = kzu_y[%d * kzu_M + kzu_m];", i, i) end
-    for i = 0, outn - 1 do add("    kzu_o[%d] = __builtin_nan(\"\");", i) end
-    add("    const int kzu_s = %s(&kzu_q, %s, kzu_x, kzu_o);", fn, argexpr)
-    add("    kzu_st = kzu_s > kzu_st ? kzu_s : kzu_st;")
-    for i = 0, outn - 1 do add("    kzu_f[%d * kzu_M + kzu_m] = kzu_o[%d];", i, i) end
-    add("  }\n  return kzu_st;\n}")
-  end
-  local targ = "kzu_t"
-  if L.vibrated then
-    targ = fns.phase and string.format("%s(&kzu_q, kzu_t)", fns.phase)
-           or ("kzu_q.omega * kzu_t + " .. (L.index.theta0 and "kzu_q.theta0" or "0.0"))
-  end
-  loop("kzu_ens_" .. L.force, targ, F, nin, nout)
-  if L.vibrated then
-    loop("kzu_ens_phase_" .. L.force, "kzu_t", F, nin, nout)
-    if fns.reconstruct then loop("kzu_ens_reconstruct", "kzu_t", fns.reconstruct, L.dim, L.dim) end
-  end
-  add("int kzu_ens_width(void)\n{")
-  add("#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)")
-  add("  __builtin_cpu_init();\n  if (__builtin_cpu_supports(\"avx512f\")) return 8;")
-  add("  if (__builtin_cpu_supports(\"avx2\")) return 4;\n  return 2;\n#elif defined(__x86_64__)\n  return 2;")
-  add("#else\n  return 1;\n#endif\n}")
-  return table.concat(w, "\n")
-end
-
--- The exported wrappers: kapitza's function types over the user's functions (static inline in
--- the same translation unit, so the compiler inlines them).
-local function wrappers(L, fns)
-  local w = {}
-  local function add(fmt, ...) w[#w + 1] = string.format(fmt, ...) end
-  -- parameter names in the kzu_ namespace, which user functions may not use
-  local F, decl = fns[L.force], "const double *kzu_x, double *kzu_out"
-  if not L.force then -- a vmi model: only its parts
-  elseif L.vibrated then
-    local theta0 = L.index.theta0 and "((const kz_par *)kzu_par)->theta0" or "0.0"
-    add("int kzu_vib_%s(void *kzu_par, double kzu_theta, %s)\n{\n  return %s((const kz_par *)kzu_par, kzu_theta, kzu_x, kzu_out);\n}",
-        L.force, decl, F)
-    local phase = fns.phase and string.format("%s((const kz_par *)kzu_par, kzu_t)", fns.phase)
-                  or string.format("((const kz_par *)kzu_par)->omega * kzu_t + %s", theta0)
-    add("int kzu_sys_%s(void *kzu_par, double kzu_t, %s)\n{\n  return %s((const kz_par *)kzu_par, %s, kzu_x, kzu_out);\n}",
-        L.force, decl, F, phase)
-  else
-    add("int kzu_sys_%s(void *kzu_par, double kzu_t, %s)\n{\n  return %s((const kz_par *)kzu_par, kzu_t, kzu_x, kzu_out);\n}",
-        L.force, decl, F)
-  end
-  if fns.reconstruct then
-    add("int kzu_reconstruct(void *kzu_par, double kzu_theta, const double *kzu_Y, double *kzu_y)\n{\n" ..
-        "  return %s((const kz_par *)kzu_par, kzu_theta, kzu_Y, kzu_y);\n}", fns.reconstruct)
-  end
-  if fns.averaged then
-    add("int kzu_avg_%s(void *kzu_par, double kzu_t, %s)\n{\n  (void)kzu_t;\n  return %s((const kz_par *)kzu_par, kzu_x, kzu_out);\n}",
-        L.force, decl, fns.averaged)
-  end
-  local p = pc.c_source(L, fns.parts)
-  if p ~= "" then w[#w + 1] = p end
-  if L.force then w[#w + 1] = ens_wrappers(L, fns) end
-  return table.concat(w, "\n\n")
-end
+local W = require "kapitza.usermodel.wrappers"
+local kz_status_enum, wrappers = W.status_enum, W.scalar
 
 -- A spec whose vmi sizes name parameters, with the sizes at these values (a copy; else spec).
 local function sized(spec, values)
@@ -434,7 +351,7 @@ end
 function M.translation_unit(spec)
   local L = layout(spec)
   local fns = functions(spec, L, "c")
-  local src = spec.c.source
+  local src, srcname = source.text(spec, bad)
   -- the part functions are called through their guards' shims (lib/lua/kapitza/usermodel/guard.lua)
   local guarded, guard_tu, parts = guard.wrap(spec.name, L, fns, function(gparts)
     local g = {}
@@ -454,14 +371,8 @@ function M.translation_unit(spec)
     "#endif", "",
     "/* from kapitza.h */", kz_status_enum(), "",
     "/* the model's parameters */", "typedef struct kz_par " .. struct_body(L) .. " kz_par;", "",
-    "/* kz_iteration(): one Newton or fixed-point iteration of the running function, counted in the",
-    " * method's work (newton_iters) when a flow calls it; return kz_refuse(KZ_ENOCONV, \"what\"):",
-    " * a flow's refusal, naming its cause (a string constant) in the method's error message */",
-    "static _Thread_local long long kzu_iterations;",
-    "static _Thread_local const char *kzu_refused;",
-    "static inline void kz_iteration(void) { kzu_iterations++; }",
-    "static inline int kz_refuse(int status, const char *what) { kzu_refused = what; return status; }", "",
-    string.format('#line 1 "%s.c"', spec.name), src, "", guarded, "" }, "\n"), L, fns, guard_tu, parts
+    '#line 1 "kz_model.h"', source.preamble(),
+    string.format('#line 1 "%s"', (srcname:gsub("[%c\\\"]", "_"))), src, "", guarded, "" }, "\n"), L, fns, guard_tu, parts
 end
 
 --- The cache directories, in order of preference (lib/lua/kapitza/usermodel/cache.lua).

@@ -46,7 +46,7 @@ usage: kapitza VERB ... (kapitza VERB --help for each)
                                                        CPU seconds, the cheapest configuration per tolerance;
                                                        key=v1,v2,...: over a parameter, the work's growth
                                                        (lib/models/<name>.lua: the paper's atlas)
-  sweep emit|run|merge ...                             a sweep as independent commands (scripts/sweep.lua)
+  sweep emit|run|status|merge ...                      a sweep as independent commands (scripts/sweep.lua)
   sweep ensemble MODEL.lua DIR --over key=v1,v2 ...    a model's grid as one ensemble call
 A model file is a Lua file returning a model spec (lib/lua/kapitza/usermodel.lua, lib/lua/kapitza/modelfile.lua);
 paper/own-model.md takes one through every verb.]],
@@ -105,14 +105,20 @@ runs its paper atlas instead, exactly scenarios/atlas-<name>.lua (its stiffness 
 methods=, its own keys, its claims; force evaluations only, the same bytes): kapitza atlas
 lib/models/pendulum.lua --help lists them. A copy elsewhere gets the atlas above.]],
   sweep = [[
-usage: kapitza sweep emit SCENARIO DIR --over key=v1,v2 ... [key=value ...]
-       kapitza sweep run DIR [-j N]
+usage: kapitza sweep emit SCENARIO DIR --over key=v1,v2 ... [key=value ...] [--max-array N]
+       kapitza sweep run DIR [-j N] [--points 2,5,7-9]
+       kapitza sweep status DIR
        kapitza sweep merge DIR
+       kapitza sweep task DIR K
        kapitza sweep ensemble MODEL.lua DIR --over key=v1,v2 ... [method=NAME] [knobs] [key=value ...]
-                              [plot=NAME|none] [--lua] [--threads N] [--force]
+                              [plot=NAME|none] [--lua] [--threads N] [--force] [--shards N]
 A sweep of a scenario as independent commands, one per point (scripts/sweep.lua, whose header
-says more): emit writes DIR/commands.txt, run runs it here (GNU parallel or the built-in
-runner), merge joins the shards' data and tables.
+says more): emit writes DIR/commands.txt and, for Slurm, DIR/slurm.sh (a job-array batch script)
+and DIR/submit.sh (arrays below the cluster's MaxArraySize); run runs the commands here (GNU
+parallel or the built-in runner); status lists the points done, failed, unfinished and missing
+and the lines that rerun the gaps; task K is what an array task runs (point K, logged in
+DIR/logs); merge gives the files of one run with the swept lists (the scenario replays the
+points' compute cells), or joins the points' files where no single run exists.
 ensemble runs the grid of a model file (the product of the --over lists, the first outermost,
 over its parameters and initial state: q0, v0 for one degree of freedom, q0_<i>, v0_<i>, y0_<i>
 for more) as ONE ensemble call, vectorised and split over --threads (default: the cores), and
@@ -126,7 +132,9 @@ The figure DIR/figures/sweep-<model>.svg (gnuplot, after the data): one swept ke
 against it; two, a heat map of one component (plot=NAME, a state column: default q, q1 or y1);
 three or more, none. plot=none draws none; without gnuplot it is skipped, said on stderr.
 A grid of more than 1e6 points, or a run beyond the work limit (KZ_MAX_WORK, default 2e10 force
-evaluations) is refused in one line before anything runs; --force runs past the work limit.]],
+evaluations) is refused in one line before anything runs; --force runs past the work limit.
+--shards N runs nothing: it writes N commands over contiguous ranges of the grid, as emit does;
+merge joins their files into the one call's file and figure.]],
 }
 
 local function help_wanted(argv, i)

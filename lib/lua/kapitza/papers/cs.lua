@@ -91,7 +91,7 @@ end
 
 --- Run the sweep, omega by omega (so each omega's rows are contiguous in the table file).
 -- method: {preset ('cs1' = Algorithm 1, 'cs2' = Algorithm 2), kernel, periods
--- (eta = periods * 2 pi/omega), half_window}.
+-- (eta = periods * 2 pi/omega), half_window, ignore (keys the runs do not depend on: a study's)}.
 function M.run(sc, P, method)
   E.no_repeats(sc, P, { "H", "omega" })
   -- the grids, checked before anything runs: T/H whole, and eta/2 a whole number of micro-steps
@@ -126,14 +126,18 @@ function M.run(sc, P, method)
     local pend = models.pendulum { l = P.l, g = P.g, vmax = P.vmax, omega = omega, theta0 = P.theta0 }
     local period = 2 * math.pi / omega
     for _, H in ipairs(P.H) do
-      local Q, _, work = hmm.run(pend, {
-        preset = method.preset, kernel = P.kernel or method.kernel, micro = P.micro,
-        half_window = method.half_window,
-        H = H, T = P.T, eta = method.periods * period, h = period * H / P.Tmacro,
-        Q0 = P.Q0, P0 = P.P0 })
+      -- one point's work (a sweep's shard records it, its merge replays it: scenario/cells.lua)
+      local Q, micro_steps = sc:cell("hmm", { omega = omega, H = H }, function()
+        local Q, _, work = hmm.run(pend, {
+          preset = method.preset, kernel = P.kernel or method.kernel, micro = P.micro,
+          half_window = method.half_window,
+          H = H, T = P.T, eta = method.periods * period, h = period * H / P.Tmacro,
+          Q0 = P.Q0, P0 = P.P0 })
+        return Q, work.micro_steps
+      end, { P = P, ignore = method.ignore })
       local curve = {}
       for n = 1, #Q do curve[n] = Q[n] - exact[H][n] end
-      rows[#rows + 1] = { H = H, omega = omega, microsteps = work.micro_steps,
+      rows[#rows + 1] = { H = H, omega = omega, microsteps = micro_steps,
                           error = E.maxdiff(Q, exact[H]), averaged_error = averaged[H], curve = curve }
       sc:progress(string.format("H=%s omega=%g", frac(H), omega))
     end

@@ -459,29 +459,42 @@ function M.kepler_figure(sc, P, kind, label)
     end
     error(row, 0)
   end
+  -- every run, and each reference's error estimate, a compute cell (lib/lua/kapitza/scenario/cells.lua:
+  -- a sweep's shards record them, its merge judges them as one run); the top panel's runs do not
+  -- depend on N_bottom, the bottom panel's not on the eps list
+  local function cell_run(eps, method, N, n, point, ignore)
+    point.method, point.n = method, n
+    return sc:cell("run", point, function() return run(setup(eps), method, N, n, P.diff) end, { ignore = ignore })
+  end
   sc:progress_start(#P.eps * #P.n * 2 + #P.N_bottom * #P.n * 3 + #P.n, sc.id)
   local top, bottom = {}, {}
   for _, eps in ipairs(P.eps) do
     for _, method in ipairs { "conventional", "SAM" } do
       for _, n in ipairs(P.n) do
-        top[#top + 1] = run(setup(eps), method, P.N, n, P.diff)
+        top[#top + 1] = cell_run(eps, method, P.N, n, { eps = eps }, { "N_bottom" })
         sc:progress()
       end
     end
   end
-  local eb = setup(P.eps_bottom)
-  for _, n in ipairs(P.n) do bottom[#bottom + 1] = run(eb, "conventional", 0, n); sc:progress() end
+  local eb = P.eps_bottom
+  for _, n in ipairs(P.n) do
+    bottom[#bottom + 1] = cell_run(eb, "conventional", 0, n, { bottom = true }, { "eps", "N_bottom" })
+    sc:progress()
+  end
   for _, method in ipairs { "SAM", "LISP", "MR" } do
     for _, N in ipairs(P.N_bottom) do
       for _, n in ipairs(P.n) do
-        bottom[#bottom + 1] = run(eb, method, N, n, P.diff)
+        bottom[#bottom + 1] = cell_run(eb, method, N, n, { bottom = true, N_bottom = N }, { "eps" })
         sc:progress()
       end
     end
   end
   local function refnote(list)
     local t = {}
-    for _, eps in ipairs(list) do t[#t + 1] = string.format("eps=%g: %.1e", eps, setup(eps).ref_est) end
+    for _, eps in ipairs(list) do
+      local est = sc:cell("reference", { refeps = eps }, function() return setup(eps).ref_est end, { ignore = { "eps", "n", "N_bottom" } })
+      t[#t + 1] = string.format("eps=%g: %.1e", eps, est)
+    end
     return "reference (RK4 Richardson) error estimate at tau_end: " .. table.concat(t, ", ")
   end
   sc:write_tsv("data/" .. sc.id .. "-top.tsv", M.eff_columns, top,

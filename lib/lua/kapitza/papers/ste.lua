@@ -178,10 +178,15 @@ function M.sweep(sc, P, curves)
     for _, H in ipairs(c.H or P.H) do
       local o = { macro = c.macro, micro = c.micro, H = H, T = P.T, eta = P.eta_eps * P.eps, h = P.eps / P.h_per_eps, q = P.q }
       if c.mode == "scaled" then o.eta, o.h = M.scaled(o) end
-      refs[H] = refs[H] or M.reference(model, P, P.T, H)
-      local Th, Om, w = M.run(model, P, o)
+      -- one run, a compute cell (lib/lua/kapitza/scenario/cells.lua: a sweep's shards record it, its
+      -- merge judges the cells as one run)
+      local err, w = sc:cell("run", { curves = c.name, H = H }, function()
+        refs[H] = refs[H] or M.reference(model, P, P.T, H)
+        local Th, Om, w = M.run(model, P, o)
+        return M.error(Th, Om, refs[H]), { macro_steps = w.macro_steps, micro_steps = w.micro_steps, force_evals = w.force_evals }
+      end)
       rows[#rows + 1] = { curve = c.name, macro = c.macro, micro = c.micro, mode = c.mode, H = H,
-                          eta_eps = o.eta / P.eps, h_per_eps = P.eps / o.h, error = M.error(Th, Om, refs[H]),
+                          eta_eps = o.eta / P.eps, h_per_eps = P.eps / o.h, error = err,
                           estimates = w.macro_steps * (c.macro == "V" and 2 or 1),
                           micro_steps = w.micro_steps, force_evals = w.force_evals }
       sc:progress(string.format("%s H=%s", c.name, M.frac(H)))

@@ -222,7 +222,11 @@ function M.fpu_exchange(sc, P, measure, specific)
   local summary, tmax = {}, 0
   sc:progress_start(#P.p)
   for _, p in ipairs(P.p) do
-    local rows, res = M.fpu_energies(model, P.scheme, { p = p, dT = P.dT, T = P.T, tol = P.tol })
+    -- one p's run, a compute cell (lib/lua/kapitza/scenario/cells.lua: a sweep's merge replays it)
+    local rows, res = sc:cell("energies", { p = p }, function()
+      local rows, res = M.fpu_energies(model, P.scheme, { p = p, dT = P.dT, T = P.T, tol = P.tol })
+      return rows, { N = res.N, counts = { newton_iters = res.counts.newton_iters } }
+    end)
     sc:write_tsv(string.format("data/%s-p%d.tsv", sc.id, p), cols, every(rows, P.stride),
                  { string.format("%s, %s, dT = %g, p = %d, %d macro steps (t_N = %.17g), Newton tol %g",
                                  M.describe(model), P.scheme, P.dT, p, res.N, res.N * P.dT, P.tol) ..
@@ -411,19 +415,23 @@ function M.spring_ring_energy(sc, P, compare)
   local summary, drift = {}, {}
   sc:progress_start(#P.p)
   for _, p in ipairs(P.p) do
-    local rows, _, res = M.ring_energies(model, P.scheme, { p = p, dT = P.dT, T = P.T, tol = P.tol })
+    -- one p's run, a compute cell (lib/lua/kapitza/scenario/cells.lua: a sweep's merge replays it)
+    local rows, positions, newton = sc:cell("energies", { p = p }, function()
+      local rows, _, res = M.ring_energies(model, P.scheme, { p = p, dT = P.dT, T = P.T, tol = P.tol })
+      return rows, M.ring_positions(res, P.pos_stride), res.counts.newton_iters
+    end)
     local head = string.format("%s, %s, dT = %g, p = %d, Newton tol %g", M.describe(model), P.scheme, P.dT, p, P.tol)
     sc:write_tsv(string.format("data/%s-p%d.tsv", sc.id, p), { "t", "kinetic", "potential", "total", "relerr" },
                  every(rows, P.stride), { head .. string.format(", every %d-th node", P.stride) })
     sc:write_tsv(string.format("data/%s-p%d-positions.tsv", sc.id, p), M.ring_position_columns,
-                 M.ring_positions(res, P.pos_stride),
+                 positions,
                  { head .. string.format(", every %d-th node: positions of the slow bodies 1, 3, 5", P.pos_stride) })
     for _, w in ipairs(M.windows(rows, "relerr", P.window)) do
       drift[#drift + 1] = { p = p, t0 = w.t0, mean = w.mean, min = w.min, max = w.max }
     end
     local a, b = M.relerr_halves(rows, P.T / 2)
     summary[#summary + 1] = { p = p, E0 = rows[1].total, K0 = rows[1].kinetic, relerr_first = a,
-                              relerr_second = b, newton = res.counts.newton_iters }
+                              relerr_second = b, newton = newton }
     sc:progress(string.format("p = %d", p))
   end
   sc:write_tsv("data/" .. sc.id .. "-drift.tsv", { "p", "t0", "mean", "min", "max" }, drift,
@@ -461,18 +469,25 @@ function M.spring_ring_energy(sc, P, compare)
     local schemes = {}
     for j, sch in ipairs(compare) do schemes[j] = sch end
     schemes[#schemes + 1] = P.scheme
+    local errs = {}
+    for i, s in ipairs(summary) do
+      local e = {}
+      for j, sch in ipairs(compare) do
+        e[j] = sc:cell("compare", { p = s.p, compare = sch }, function()
+          local rows, m = M.ring_energies(model, sch, { p = s.p, dT = P.dT, T = P.T, tol = P.tol }), 0
+          for _, r in ipairs(rows) do m = math.max(m, math.abs(r.relerr)) end
+          return m
+        end)
+      end
+      e[#schemes] = math.max(s.relerr_first, s.relerr_second)
+      errs[i] = e
+    end
     cl:claim { key = "ordering", text = "the energy error grows from Fig. 6.6 to 6.8: " .. table.concat(schemes, " < ") .. " at each p",
       published = table.concat(schemes, " < "), any = "a comparison of the schemes at equal steps, at any parameters",
       judge = function()
         local parts, items = {}, {}
-        for _, s in ipairs(summary) do
-          local e, f = {}, {}
-          for j, sch in ipairs(compare) do
-            local rows = M.ring_energies(model, sch, { p = s.p, dT = P.dT, T = P.T, tol = P.tol })
-            e[j] = 0
-            for _, r in ipairs(rows) do e[j] = math.max(e[j], math.abs(r.relerr)) end
-          end
-          e[#schemes] = math.max(s.relerr_first, s.relerr_second)
+        for i, s in ipairs(summary) do
+          local e, f = errs[i], {}
           for j = 1, #e do
             if j > 1 then items[#items + 1] = { ok = e[j - 1] < e[j], label = string.format("p = %d %s < %s", s.p, schemes[j - 1], schemes[j]) } end
             f[j] = E.T("%.2e", e[j])

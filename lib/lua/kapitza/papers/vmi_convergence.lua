@@ -23,17 +23,26 @@ function M.convergence(model, scheme, o)
   if type(model) == "string" then model = M.model(model, o) end
   local n = math.floor(o.T / o.href + 0.5)
   local ref
-  if o.ref == "vi" then
-    ref = M.reference_vi(model, scheme, o.href, n, o.sub, o.tol)
-  else
-    ref = M.reference(model, o.href, n, o.sub)
+  local function reference() -- (made when a run needs it: a sweep's merge replays the runs)
+    if ref then return ref end
+    if o.ref == "vi" then
+      ref = M.reference_vi(model, scheme, o.href, n, o.sub, o.tol)
+    else
+      ref = M.reference(model, o.href, n, o.sub)
+    end
+    return ref
   end
+  -- o.cell(name, point, fn): the scenario's compute cell (lib/lua/kapitza/scenario/cells.lua)
+  local cell = o.cell or function(_, _, f) return f() end
   local rows = {}
   for _, p in ipairs(o.p) do
     for _, dT in ipairs(o.dT) do
-      local res = M.run(model, scheme, { p = p, dT = dT, T = o.T, tol = o.tol, micro = true, reuse = true })
-      local e = M.errors(model, res, ref, o.href, n + 1)
-      e.p, e.dT, e.newton = p, dT, res.counts.newton_iters
+      local e = cell("run", { p = p, dT = dT, scheme = scheme }, function()
+        local res = M.run(model, scheme, { p = p, dT = dT, T = o.T, tol = o.tol, micro = true, reuse = true })
+        local e = M.errors(model, res, reference(), o.href, n + 1)
+        e.p, e.dT, e.newton = p, dT, res.counts.newton_iters
+        return e
+      end)
       rows[#rows + 1] = e
       if o.progress then o.progress() end
     end
@@ -223,7 +232,8 @@ function M.convergence_scenario(sc, P, problem, scheme, claims, figkind)
   local model = M.model(problem, P)
   sc:progress_start(#P.p * #P.dT)
   local rows = M.convergence(model, scheme, { p = P.p, dT = P.dT, T = P.T, tol = P.tol, ref = P.ref,
-                                              href = P.href, sub = P.sub, progress = function() sc:progress() end })
+                                              href = P.href, sub = P.sub, progress = function() sc:progress() end,
+                                              cell = function(...) return sc:cell(...) end })
   local cols = { "p", "dT", "q_mac", "p_mac", "q_mic", "p_mic", "qs", "qf", "ps", "pf", "newton" }
   sc:write_tsv("data/" .. sc.id .. ".tsv", cols, rows,
     { string.format("%s, scheme %s, t_N = %g, Newton tol %g, reference %s (grid %g, %d steps per grid interval)",

@@ -185,6 +185,7 @@ end
 -- held meanwhile (delivered after the commit).
 function M:commit()
   local out = self.P.out
+  self:cells_flush() -- a sweep's shard: its cells with its files (lib/lua/kapitza/scenario/cells.lua)
   local fd
   if runner then
     runner.C.kz_runner_hold_signals(1)

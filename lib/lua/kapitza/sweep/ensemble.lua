@@ -27,6 +27,7 @@ local S = require "kapitza.scenario"
 local F = require "kapitza.files"
 local MF = require "kapitza.modelfile"
 local SF = require "kapitza.sweep.figure"
+local EK = require "kapitza.sweep.ensemble_keys"
 
 local M = {}
 
@@ -104,36 +105,7 @@ local METHOD_KNOBS = { hmm = { N = true, n = true }, sam = { N = true, n = true 
 local function knobs_of(method) return METHOD_KNOBS[method] or { n = true, h = true } end
 local function knob_list(method) return METHOD_KNOBS[method] and "N and n" or "n or h" end
 
--- What a swept or fixed key is for this model: "param", "state" (q0/v0/y0, read by the model
--- file), "comp" (one component: returns its index in y), or nil and why not.
-local function key_kind(spec, nq, dim, k)
-  local derived = type(spec.derived) == "table" and spec.derived or {}
-  for _, p in ipairs(spec.params) do
-    if p == k then
-      if derived[k] ~= nil then return nil, string.format("parameter '%s' is derived from the others: sweep them, not it", k) end
-      return "param"
-    end
-  end
-  if (k == "q0" or k == "v0") and nq == 1 then return "state" end
-  if k == "y0" and dim == 1 then return "state" end
-  local base, i = k:match("^([qvy]0)_(%d+)$")
-  i = tonumber(i)
-  if base and i and i >= 1 then
-    if base ~= "y0" and nq > 0 and i <= nq then return "comp", base == "q0" and i or nq + i end
-    if base == "y0" and i <= dim then return "comp", i end
-  end
-  if k == "q0" or k == "v0" or k == "y0" then
-    return nil, string.format("%s has several components: sweep one as %s_1 ... (%s)", k, k,
-                              nq > 0 and (nq .. " of them") or (dim .. " of them"))
-  end
-  return nil, nil
-end
-
-local function state_keys(nq, dim)
-  if nq == 1 then return "q0, v0" end
-  if nq > 1 then return string.format("q0_1..q0_%d, v0_1..v0_%d", nq, nq) end
-  return dim == 1 and "y0" or string.format("y0_1..y0_%d", dim)
-end
+local key_kind, state_keys = EK.kind, EK.state_keys
 
 -- The command line: { model, dir, over, fixed (model key=value), comps (fixed components),
 -- method, knobs, lua, threads }.
@@ -157,6 +129,16 @@ local function parse(args, die)
     elseif a == "--force" then
       if c.force then die("--force is given twice") end
       c.force, i = true, i + 1
+    elseif a == "--shards" or a == "--part" or a == "--max-array" then -- (lib/lua/kapitza/sweep/ensemble_shards.lua)
+      local f = a:sub(3):gsub("%-", "_")
+      if c[f] then die(a .. " is given twice") end
+      if a == "--part" then c.part, c.nparts = require("kapitza.sweep.ensemble_shards").part_arg(args[i + 1], die)
+      elseif a == "--max-array" then c.max_array = require("kapitza.sweep.emit").max_array_arg(args, i, die)
+      else
+        c.shards = args[i + 1] and args[i + 1]:match("^%d+$") and tonumber(args[i + 1])
+        if not c.shards or c.shards < 1 or c.shards > 1e7 then die("--shards needs a whole number in 1..1e7") end
+      end
+      i = i + 2
     elseif a == "--threads" then
       local t = args[i + 1] and args[i + 1]:match("^%d+$") and tonumber(args[i + 1])
       if not t or t < 1 or t > 256 then die("--threads needs a whole number in 1..256") end
@@ -176,6 +158,8 @@ local function parse(args, die)
     end
   end
   if #c.over == 0 then die("nothing to sweep: give at least one --over key=v1,v2,...") end
+  if c.shards and c.part then die("--shards writes the commands of a sweep in shards; --part runs one of them: give one") end
+  if c.max_array and not c.shards then die("--max-array goes with --shards (the cluster's MaxArraySize for its job arrays)") end
   c.method = c.method or "rk4"
   if not METHOD_KNOBS[c.method] then
     local T, ok = kz.steppers[c.method], {}
@@ -270,6 +254,7 @@ local function load_points(c, points, die, first)
       base[#base + 1] = f.key .. "=" .. f.value -- (the model file judges it)
     end
   end
+  EK.check_aliases(c, spec, nq, dim, die)
   local how = c.lua and "lua" or (spec.c == nil and "lua" or "c")
   local out = {}
   for n, p in ipairs(points) do
@@ -483,25 +468,34 @@ local function work_limit(die)
   return limit
 end
 
-function M.main(args, die, abs)
+function M.main(args, die, abs, root, join)
   local c = parse(args, die)
+  local ES = require "kapitza.sweep.ensemble_shards"
   local count = 1
   for _, o in ipairs(c.over) do count = count * #o.values end
-  if count > M.max_points then
-    die(string.format("the grid has %.4g points (at most %.4g in one call, about 1 kB each in memory): split it into several sweeps",
-                      count, M.max_points))
+  -- the points this call runs: all, one shard's (--part), or only the first (--shards, the join:
+  -- nothing runs, the first point's model file is read for what the checks and the header need)
+  local first, last = 1, count
+  if c.part then first, last = ES.part(count, c.nparts, c.part) end
+  if c.shards or join then last = 1 end
+  local per = c.shards and math.ceil(count / c.shards) or (last - first + 1)
+  if per > M.max_points and not join then
+    die(string.format("the grid has %.4g points (at most %.4g in one call, about 1 kB each in memory): give --shards %d " ..
+                      "(or more) to write it as commands for a cluster or GNU parallel, merged into one file",
+                      count, M.max_points, math.ceil(count / M.max_points)))
   end
   local limit = work_limit(die)
-  local points = M.product(c.over)
+  local points = ES.points(c.over, first, last)
+  c.first = first
   local x
   local pts, spec, nq, dim, how = load_points(c, points, die, function(mf, nq1, dim1)
     SF.check(c.plot, state_names(nq1, dim1), die)
     x = knob_values(c, mf.T, die)
-    local w = count * (member_work(c, x) + 2000)
+    local w = per * (member_work(c, x) + 2000)
     if not (w <= limit) and not c.force then
       die(string.format("the sweep would take about %.2g force evaluations (%d points x %.3g each; limit %.2g, KZ_MAX_WORK; " ..
-                        "about %.2g min at 2 ns each vectorised, %.2g min at 20 ns scalar): reduce the grid or the knobs, or pass --force",
-                        w, count, member_work(c, x), limit, w * 2e-9 / 60, w * 20e-9 / 60))
+                        "about %.2g min at 2 ns each vectorised, %.2g min at 20 ns scalar): reduce the grid or the knobs, %sor pass --force",
+                        w, per, member_work(c, x), limit, w * 2e-9 / 60, w * 20e-9 / 60, c.shards and "give more --shards, " or ""))
     end
   end)
   local T = pts[1].mf.T
@@ -520,22 +514,12 @@ function M.main(args, die, abs)
     end
   end
   if c.method == "hmm" or c.method == "sam" then x.period = shared_period(c, pts, die) end
+  if c.shards then return ES.emit(root, c, args, count, spec.name, die, abs) end
   local threads = c.threads or require("kapitza.sweep.pool").cores()
   local t0 = require("kapitza.timing").now()
-  local rows, status, evals, width
   local kv = {}
   for _, k in ipairs { "N", "n", "h" } do if x[k] then kv[#kv + 1] = k .. "=" .. short(x[k]) end end
-  if how == "c" then
-    rows, status, evals, width = run_ensemble(c, pts, spec, nq, dim, x, threads, die)
-    io.stderr:write(string.format("sweep: one ensemble call, %d members, method %s (%s), vector width %d, %d thread%s\n", #pts,
-                                  c.method, table.concat(kv, " "), width, threads, threads == 1 and "" or "s"))
-  else
-    io.stderr:write(string.format("sweep: the model runs its Lua functions (%s), which do not vectorise: its %d points run one by one through the scalar API\n",
-                                  c.lua and "--lua" or "no C source", #pts))
-    rows, status, evals = run_scalar(c, pts, nq, dim, x, die)
-  end
-  local secs = require("kapitza.timing").now() - t0
-  -- the table
+  -- the table's header (the same for one call, each of its shards, and their join)
   local L = {}
   local fixed = {}
   for _, f in ipairs(c.fixed) do fixed[#fixed + 1] = f.key .. "=" .. f.value end
@@ -545,15 +529,36 @@ function M.main(args, die, abs)
                        #fixed > 0 and (", fixed " .. table.concat(fixed, " ")) or "")
   L[2] = string.format("# method %s, %s%s; %d points: %s, the first outermost", c.method, table.concat(kv, " "),
                        c.method == "hmm" and " (HMM-V: velocity Verlet macro, RK4 micro, uniform kernel over one fast period; the macro state at T)"
-                         or c.method == "sam" and " (SAM: RK4 macro and micro steps)" or "", #pts, table.concat(grid, " x "))
-  L[3] = how == "c" and string.format("# one ensemble call: vector width %d doubles, %d thread%s", width, threads, threads == 1 and "" or "s")
-           or "# member by member (the model's Lua functions do not vectorise): vector width 1, 1 thread"
-  L[4] = "# status: ok, failed:start (initial state not finite or beyond 1e100), failed:bound (left that range: state nan); evaluations: force evaluations per member"
+                         or c.method == "sam" and " (SAM: RK4 macro and micro steps)" or "", count, table.concat(grid, " x "))
+  L[4] = "# status: ok, failed:start (initial state not finite or beyond 1e100), failed:bound (left that range: state nan), " ..
+         "failed:crash (its model code crashed the process); evaluations: force evaluations per member"
   local head = {}
   for _, o in ipairs(c.over) do head[#head + 1] = o.key end
   for _, s in ipairs(state_names(nq, dim)) do head[#head + 1] = s end
   head[#head + 1], head[#head + 2] = "status", "evaluations"
   L[5] = table.concat(head, "\t")
+  local path = abs(c.dir) .. "/data/sweep-" .. spec.name .. ".tsv"
+  local what = string.format("%s, %s %s, T = %.4g", spec.name, c.method, table.concat(kv, " "), T)
+  if join then -- merge: the shards' rows under this header, then the figure
+    return ES.join_call(c, join, L, count, path, function(status) return SF.draw(c, spec, state_names(nq, dim), status, what, abs(c.dir)) end,
+                        function(v) return short(S.number(v)) end, die)
+  end
+  local rows, status, evals, width
+  if how == "c" then
+    -- in a child process, halved down to the points whose model code crashes it (kapitza.sweep.isolate)
+    rows, status, evals, width = require("kapitza.sweep.isolate").ensemble(c, pts, points, first, dim, function(sub)
+      return run_ensemble(c, sub, spec, nq, dim, x, threads, die)
+    end)
+    io.stderr:write(string.format("sweep: one ensemble call, %d members, method %s (%s), vector width %d, %d thread%s\n", #pts,
+                                  c.method, table.concat(kv, " "), width, threads, threads == 1 and "" or "s"))
+  else
+    io.stderr:write(string.format("sweep: the model runs its Lua functions (%s), which do not vectorise: its %d points run one by one through the scalar API\n",
+                                  c.lua and "--lua" or "no C source", #pts))
+    rows, status, evals = run_scalar(c, pts, nq, dim, x, die)
+  end
+  local secs = require("kapitza.timing").now() - t0
+  L[3] = how == "c" and string.format("# one ensemble call: vector width %d doubles, %d thread%s", width, threads, threads == 1 and "" or "s")
+           or "# member by member (the model's Lua functions do not vectorise): vector width 1, 1 thread"
   local nbad = 0
   for m, p in ipairs(points) do
     local r = {}
@@ -563,12 +568,11 @@ function M.main(args, die, abs)
     if status[m] ~= "ok" then nbad = nbad + 1 end
     L[#L + 1] = table.concat(r, "\t")
   end
-  local path = abs(c.dir) .. "/data/sweep-" .. spec.name .. ".tsv"
   local ok, err = F.write_atomic(path, table.concat(L, "\n") .. "\n")
   if not ok then die(err) end
-  -- the figure after the data (which stay written if gnuplot fails: exit 1, one line)
-  local what = string.format("%s, %s %s, T = %.4g", spec.name, c.method, table.concat(kv, " "), T)
-  local fig = SF.draw(c, spec, state_names(nq, dim), status, what, abs(c.dir))
+  -- the figure after the data (which stay written if gnuplot fails: exit 1, one line); none for
+  -- a shard (--part): merge draws it from the joined file
+  local fig = not c.part and SF.draw(c, spec, state_names(nq, dim), status, what, abs(c.dir))
   io.stderr:write(string.format("sweep: %d points in %.3g s (%d failed): wrote %s%s\n", #pts, secs, nbad, path,
                                 fig and (" and " .. fig) or ""))
   return path

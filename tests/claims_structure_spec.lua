@@ -77,6 +77,21 @@ describe("the claims machinery #fast", function()
     local _, kinds = CC.report(CC.rows(rows, "t", P))
     assert.are.same({ evidence = 1, key = 1, reason = 1, premise = 1, at = 2, typed = 2, label = 2 }, kinds)
   end)
+
+  it("a sweep's points joined (kapitza.sweep.claims_join): the judged points' items counted, n/a points left out", function()
+    local CJ = require "kapitza.sweep.claims_join"
+    local function r(key, holds, evidence, m) return { claim = key, holds = holds, evidence = evidence, reproduced = m, premises = "✓ p", at = "—",
+                                                          values = (m:gsub("[^%d]+", " ")) } end
+    local points = {
+      { label = "point 0001 (T=10)", rows = { r("a", "yes", "2 of 2 cells", "2 of 2"), r("b", "no", "0 of 1 cells", "0 of 1"), r("c", "n/a", "not judged", "n/a: short") } },
+      { label = "point 0002 (T=20)", rows = { r("a", "no", "0 of 3 cells", "0 of 3"), r("b", "no", "0 of 2 cells", "0 of 2"), r("c", "n/a", "not judged", "n/a: short") } },
+    }
+    local _, rows = CJ.join(points, "a scalar key")
+    assert.are.same({ "partly", "no", "n/a" }, { rows[1].holds, rows[2].holds, rows[3].holds })
+    assert.are.equal("2 of 5 cells (2 of 2 points judged); not every item at: point 0002 (T=20)", rows[1].evidence)
+    assert.are.equal("0 of 3 cells (2 of 2 points judged); not every item at: point 0001 (T=10), point 0002 (T=20)", rows[2].evidence)
+    assert.are.same({}, CC.rows(rows, "joined", nil))
+  end)
 end)
 
 -- The conclusions of paper.md are woven from the claims tables (scripts/weave.lua): a template's

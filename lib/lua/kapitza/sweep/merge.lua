@@ -22,6 +22,7 @@ local Cmp = require "kapitza.compare"
 local S = require "kapitza.scenario"
 local MAN = require "kapitza.sweep.manifest"
 local B = require "kapitza.sweep.batch"
+local CJ = require "kapitza.sweep.claims_join"
 
 local M = {}
 local q = B.q
@@ -155,7 +156,7 @@ end
 -- join
 ---------------------------------------------------------------------------------------------------
 
-local CLAIMS_HEAD = "claim\tpublished\treproduced\tholds"
+local CLAIMS_HEAD = "claim\tpublished\treproduced\tholds" -- (then evidence, premises, at, values)
 
 -- The claim texts of a claims .md beside a claims .tsv (its first column, row by row), or nil.
 local function md_texts(text)
@@ -168,48 +169,34 @@ local function md_texts(text)
   return t
 end
 
--- One claims table from each point's: per claim (in first-seen order) the points' verdicts
--- combined (n/a points left out: all yes -> yes, all no -> no, some of each -> partly, none -> n/a).
-local function join_claims(m, texts, mds, premise)
-  local order, by = {}, {}
-  for k, t in ipairs(texts) do
-    local lines = text_lines(t)
-    local ti = md_texts(mds[k])
-    local row = 0
-    for _, l in ipairs(lines) do
-      if l ~= "" and not l:match("^#") and l ~= CLAIMS_HEAD then
-        row = row + 1
-        local c = split_tabs(l)
-        local e = by[c[1]]
-        if not e then
-          e = { key = c[1], text = ti and ti[row] or c[1], pts = {} }
-          by[c[1]] = e
-          order[#order + 1] = e
-        end
-        e.pts[#e.pts + 1] = { k = k, published = c[2] or "", measured = c[3] or "", holds = c[4] or "" }
+-- The rows of a claims .tsv by its column names.
+local function claim_rows(text)
+  local rows, head = {}, nil
+  for _, l in ipairs(text_lines(text)) do
+    if l ~= "" and not l:match("^#") then
+      local c = split_tabs(l)
+      if not head then head = c
+      else
+        local r = {}
+        for j, name in ipairs(head) do r[name] = c[j] end
+        rows[#rows + 1] = r
       end
     end
   end
-  local rows, md = {}, {}
-  for _, e in ipairs(order) do
-    local pubs, seenp, counts, parts = {}, {}, { yes = 0, no = 0, partly = 0 }, {}
-    for _, p in ipairs(e.pts) do
-      if not seenp[p.published] then seenp[p.published] = true; pubs[#pubs + 1] = p.published end
-      if counts[p.holds] then counts[p.holds] = counts[p.holds] + 1 end
-      parts[#parts + 1] = string.format("%s: %s [%s]", MAN.label(m, p.k), p.measured, p.holds)
-    end
-    local judged = counts.yes + counts.no + counts.partly
-    local v = judged == 0 and "n/a" or counts.yes == judged and "yes" or counts.no == judged and "no" or "partly"
-    local measured = string.format("each point judged alone, %d of %d with a verdict: %s", judged, #e.pts, table.concat(parts, "; "))
-    if #e.pts < #texts then measured = measured .. string.format(" (a claim of %d of the %d points)", #e.pts, #texts) end
-    rows[#rows + 1] = table.concat({ e.key, table.concat(pubs, " / "), measured, v }, "\t")
-    md[#md + 1] = { e.text, table.concat(pubs, " / "), measured, v == "no" and "**no**" or v }
-  end
+  return rows
+end
+
+-- One claims table from each point's (kapitza.sweep.claims_join: the evidence the union of the
+-- judged points' counted items, n/a points left out, each point's premises beside).
+local function join_claims(m, texts, mds, premise)
+  local points = {}
+  for k, t in ipairs(texts) do points[k] = { label = MAN.label(m, k), rows = claim_rows(t), texts = md_texts(mds[k]) } end
+  local cols, rows, md = CJ.join(points, premise)
   local tsv = string.format("# %d points of a sweep merged: each claim judged at each point alone (%s)\n", #texts, premise) ..
-              CLAIMS_HEAD .. "\n" .. (#rows > 0 and (table.concat(rows, "\n") .. "\n") or "")
-  local mdt = S.md_table({ "claim (paper)", "published", "reproduced, point by point", "holds" }, md) ..
-              string.format("\nMerged from %d points of a sweep: each claim judged at each point alone, the points' verdicts " ..
-                            "combined (n/a points left out); %s.\n", #texts, premise)
+              S.tsv(cols, rows)
+  local mdt = S.md_table({ "claim (paper)", "published", "reproduced, point by point", "premises", "evidence", "holds" }, md) ..
+              string.format("\nMerged from %d points of a sweep: each claim judged at each point alone, the points' counted " ..
+                            "items joined (n/a points left out); %s.\n", #texts, premise)
   return tsv, mdt
 end
 
@@ -344,7 +331,7 @@ local function join(root, dir, m, premise, die)
     for k in pairs(texts) do by[#by + 1] = k end
     if #by == 1 and (mergeable or f:match("^figures/")) then out[#out + 1] = { f, texts[by[1]] } -- one point's own file
     elseif not all then skipped[#skipped + 1] = f .. " (written at some points only)"
-    elseif mergeable and f:match("%.tsv$") and texts[1]:match("^" .. CLAIMS_HEAD .. "\n") then
+    elseif mergeable and f:match("%.tsv$") and texts[1]:match("^" .. CLAIMS_HEAD .. "[\t\n]") then
       local mds = {}
       local mdf = f:gsub("%.tsv$", ".md")
       for k = 1, m.shards do mds[k] = F.read(dir .. "/shards/" .. MAN.shard_name(k) .. "/" .. mdf) end

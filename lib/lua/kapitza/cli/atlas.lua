@@ -31,7 +31,8 @@ return function(argv)
   if not path or path:match("^%-") or path:match("=") then die("atlas", "give a model file (kapitza atlas --help)") end
   local o = split_args("atlas", argv, 3, { ["--lua"] = true, ["--quick"] = true, ["--force"] = true }, true)
   if not o.out then die("atlas", "give --out DIR") end
-  local own = { tol = true, methods = true, refmax = true, reps = true, budget = true }
+  o.kv = U.timeout("atlas", o.kv)
+  local own = { tol = true, methods = true, refmax = true, reps = true, budget = true, timeout = true }
   local mine, rest = take("atlas", o.kv, own)
   local S = require "kapitza.scenario"
   local function nums(k, s, whole, lo, hi)

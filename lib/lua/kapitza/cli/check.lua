@@ -116,7 +116,8 @@ return function(argv)
   local path = argv[2]
   if not path or path:match("^%-") or path:match("=") then die("check", "give a model file (kapitza check --help)") end
   local o = split_args("check", argv, 3, { ["--lua"] = true })
-  local mf = load_model("check", path, o.kv, o.flags["--lua"])
+  o.kv = U.timeout("check", o.kv)
+  local mf = load_model("check", path, o.kv, o.flags["--lua"], { timeout = true })
   local kz = require "kapitza"
   local MF = require "kapitza.modelfile"
   local AU = require "kapitza.atlas.user"

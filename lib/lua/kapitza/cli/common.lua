@@ -198,7 +198,19 @@ local function load_model(verb, path, kv, lua, own)
   return mf
 end
 
-M.out, M.die, M.help_wanted, M.exists, M.fmt_list = out, die, help_wanted, exists, fmt_list
+--- Take timeout=SECONDS out of a key=value list and set the wall-clock limit on one call of the
+-- model's code (lib/lua/kapitza/usermodel/watch.lua; before the model loads: its trial calls take it
+-- too). Returns the rest of the list.
+local function timeout(verb, kv)
+  local mine, rest = take(verb, kv, { timeout = true })
+  if mine.timeout then
+    local ok, err = require("kapitza.usermodel.watch").set(mine.timeout, "timeout")
+    if not ok then die(verb, err) end
+  end
+  return rest
+end
+
+M.out, M.die, M.help_wanted, M.exists, M.fmt_list, M.timeout = out, die, help_wanted, exists, fmt_list, timeout
 M.split_args, M.take, M.load_model = split_args, take, load_model
 
 return M

@@ -8,10 +8,11 @@ return function(argv)
   local path = argv[2]
   if not path or path:match("^%-") or path:match("=") then die("solve", "give a model file (kapitza solve --help)") end
   local o = split_args("solve", argv, 3, { ["--lua"] = true, ["--error"] = true, ["--force"] = true })
+  o.kv = U.timeout("solve", o.kv)
   local method = take("solve", o.kv, { method = true }).method
   if not method then die("solve", "give method=NAME (method=list lists them)") end
   -- the method's knobs are known once the catalogue is built: take every knob name of any method
-  local knobs = { N = true, n = true, p = true, tol = true }
+  local knobs = { N = true, n = true, p = true, tol = true, timeout = true }
   local kn, rest = take("solve", o.kv, { method = true, N = true, n = true, p = true, tol = true })
   local mf = load_model("solve", path, rest, o.flags["--lua"], knobs)
   local AU = require "kapitza.atlas.user"

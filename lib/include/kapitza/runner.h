@@ -19,7 +19,9 @@ extern "C" {
  * Each path's identity (device and inode, by lstat) is recorded here, and the handler removes a
  * path only while it is still that directory: what another process put under the name is left. A
  * signal that was ignored stays ignored. The paths are copied (KZ_EBUFFER from 4096 bytes); a
- * second call replaces them. The library's only process-wide state (a handler takes no argument).
+ * second call replaces them. stage = NULL: nothing to remove, the process just dies of the
+ * signal at once, also inside a long C call (a command that writes nothing: kapitza check,
+ * solve). Process-wide state (a handler takes no argument), as kz_watch's.
  * KZ_EDOMAIN when the handlers cannot be installed. */
 int kz_runner_guard(const char *stage, const char *created);
 /* One more folder the run created (a parent of `created`, called for each, deepest first; at most

@@ -32,6 +32,7 @@ local kz = require "kapitza"
 local um = require "kapitza.usermodel"
 local S = require "kapitza.scenario"
 local E = require "kapitza.experiment"
+local tostring = require("kapitza.usermodel.guard").text -- a user's values (an error object) worded safely
 
 local M = {}
 
@@ -43,6 +44,9 @@ local function finite(x) return type(x) == "number" and x == x and x < math.huge
 -- with a name is a one-line error).
 function M.spec(path)
   if type(path) ~= "string" or path == "" then error("model: give the path of a model file", 0) end
+  -- a regular file, checked before it is opened (a FIFO would block, a device never end)
+  local okf, why = require("kapitza.files").check_in(path, "model file")
+  if not okf then error(why, 0) end
   local f = io.open(path, "rb")
   if not f then fail(path, "cannot open it") end
   f:close()
@@ -166,6 +170,11 @@ function M.load(path, overrides, o)
   else ok, model = pcall(um.model, spec, values, how, (o.library or o.probe == false) and { probe = false } or nil) end
   if not ok then error(tostring(model):gsub("\n.*", ""), 0) end
   if o.library then model.library = path end
+  -- a fast-forced model's omega is a frequency: 0 is no forcing, a negative one is refused (its
+  -- period would be negative: T would be rounded to whole periods of nothing)
+  if model.vib and type(model.omega) == "number" and model.omega < 0 then
+    fail(path, string.format("omega = %.6g: the fast frequency must be >= 0 (0: no forcing)", model.omega))
+  end
   -- the initial state: the file's (model.y0), then the overrides
   local y0
   if oy then

@@ -142,7 +142,7 @@ local pspec = require "kapitza.usermodel.parts_spec"
 local pc = require "kapitza.usermodel.parts_c"
 local ffi, C = kz.ffi, kz.C
 local cache = require "kapitza.usermodel.cache"
-local guard = require "kapitza.usermodel.guard"
+local guard = require "kapitza.usermodel.guard"; local tostring = guard.text -- a user's values worded safely
 local UL = require "kapitza.usermodel.callbacks"
 
 local M = {}

@@ -73,6 +73,11 @@ function M.periods(T, period, psrc)
     error(string.format("the fast period %.3g (%s) is not a positive finite number", period, psrc or "the model's"), 0)
   end
   local K0 = T / period
+  if K0 < 0.5 then -- rounded up to one whole period, T would grow more than twofold: said, not done
+    error(string.format("T = %.6g is less than half a fast period (%.6g, %s): the methods run over whole periods, and " ..
+                        "one would stretch T to %.6g; give T of at least one period, or a faster oscillation", T, period,
+                        psrc or "the model's", period), 0)
+  end
   if not (K0 <= 2 ^ 53) then
     error(string.format("T/period = %.3g/%.3g = %.3g fast periods: more than can be counted (at most 2^53); " ..
                         "shorten T or lower the fast frequency", T, period, K0), 0)
@@ -154,7 +159,9 @@ function M.setup(mf, o)
       local Y, y = kz.vec(2 * nq), kz.vec(2 * nq)
       for i = 1, nq do Y[i - 1] = y0[i] end
       local st2 = fn and fn(model.par, theta0, Y, y) or model.vib.reconstruct(model.par, theta0, Y, y)
-      if st2 ~= nil and st2 ~= 0 then error("the model's reconstruct refused the initial state", 0) end
+      if st2 ~= nil and st2 ~= 0 then
+        error(string.format("usermodel '%s': reconstruct refused the initial state (status %s)", mf.name, tostring(st2)), 0)
+      end
       for i = 1, nq do Y0[nq + i] = y0[nq + i] - y[nq + i - 1] end
     end
     ctx.Y0 = Y0
@@ -196,17 +203,15 @@ function M.sweep(ctx, methods, o)
   local entries = A.entries(ctx, methods, { keep_failed = true })
   local byname = {}
   for _, m in ipairs(methods) do byname[m.name] = m end
-  if o.progress then -- once per entry and repetition (A.clock may call a short run many times)
-    for _, e in ipairs(entries) do
-      local run, calls = e.run, 0
-      e.run = function()
-        calls = calls + 1
-        if calls == 1 then o.progress(e.group) end
-        return run()
-      end
-    end
+  local reps = o.reps or 3
+  -- progress once per entry and repetition (#entries x reps in all: M.progress_total), the
+  -- timed repetitions included (A.clock may call a short run many times: one tick)
+  local function progress(e, rep, measured)
+    if not o.progress then return end
+    if rep == 1 then o.progress(e.group)
+    else o.progress(string.format("%s, timing %d/%d%s", e.group, rep, reps, measured and "" or " (not repeated)")) end
   end
-  local rows = A.campaign(entries, { reps = o.reps or 3, budget = o.budget or 3 })
+  local rows = A.campaign(entries, { reps = reps, budget = o.budget or 3, progress = progress })
   for _, r in ipairs(rows) do
     r.si, r.stiffness = 1, 0
     r.params = M.params_of(byname[r.method], r.x, r.x2)

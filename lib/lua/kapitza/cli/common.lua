@@ -4,8 +4,16 @@ local M = {}
 
 local function out(s) io.stdout:write(s, "\n") end
 
+-- Any value as text, never raising (an error object whose __tostring fails: described).
+local function text(v)
+  if type(v) == "string" then return v end
+  local ok, s = pcall(tostring, v)
+  if ok and type(s) == "string" then return s end
+  return string.format("(a %s whose __tostring %s)", type(v), ok and "returned no string" or "failed")
+end
+
 local function die(verb, msg, code)
-  io.stderr:write(string.format("kapitza%s: %s\n", verb and (" " .. verb) or "", tostring(msg):gsub("\n.*", "")))
+  io.stderr:write(string.format("kapitza%s: %s\n", verb and (" " .. verb) or "", (text(msg):gsub("\n.*", ""))))
   os.exit(code or 2)
 end
 
@@ -14,7 +22,7 @@ end
 -- or a deliberate one-line error (raised without a position) -- is the answer to this input: exit
 -- 2, the message without the Lua position. Anything else (a position: a bug) exits 1 as it is.
 function M.fail(verb, err)
-  local msg = tostring(err):gsub("\n.*", "")
+  local msg = text(err):gsub("\n.*", "")
   local lib = msg:match("^[^:]*%.lua:%d+: (kz_.*)$") or msg:match("^(kz_.*)$")
               or msg:match("^[^:]*/lib/[%w_/]+%.lua:%d+: ([%w_]+%.[%w_]+: .*)$")
   if lib then die(verb, lib, 2) end
@@ -210,7 +218,7 @@ local function timeout(verb, kv)
   return rest
 end
 
-M.out, M.die, M.help_wanted, M.exists, M.fmt_list, M.timeout = out, die, help_wanted, exists, fmt_list, timeout
+M.out, M.die, M.help_wanted, M.exists, M.fmt_list, M.timeout, M.text = out, die, help_wanted, exists, fmt_list, timeout, text
 M.split_args, M.take, M.load_model = split_args, take, load_model
 
 return M

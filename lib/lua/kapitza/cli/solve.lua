@@ -36,6 +36,10 @@ return function(argv)
     x[i] = S.number(kn[k])
     if not x[i] or x[i] <= 0 then die("solve", string.format("%s: '%s' is not a number > 0", k, kn[k])) end
     if k ~= "tol" and x[i] ~= math.floor(x[i]) then die("solve", string.format("%s: '%s' is not a whole number", k, kn[k])) end
+    if k ~= "tol" and x[i] > 2 ^ 31 - 1 then
+      die("solve", string.format("%s: %s is too large (a count of steps: at most 2147483647)", k, kn[k]))
+    end
+    if k == "tol" and not (x[i] >= 1e-15 and x[i] < 1) then die("solve", string.format("tol: %s is outside [1e-15, 1)", kn[k])) end
   end
   for k in pairs(kn) do
     if k ~= "method" then

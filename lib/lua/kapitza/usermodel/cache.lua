@@ -246,8 +246,10 @@ function M.compiler()
   -- library; loop and SLP vectorisation stay off elsewhere, so a scalar function never calls a
   -- vector sin (the ensemble wrappers turn loop vectorisation back on for themselves alone).
   -- ISO C (-std=c11): no floating-point contraction; the scalar results are those of -O2 alone.
+  -- -z nodelete: the object stays mapped once loaded (its watch record, kzu_watch, is read by the
+  -- library's monitor thread until the process ends; LuaJIT closes what it loaded as its state closes)
   for _, w in ipairs { "-fopenmp-simd", "-fno-math-errno", "-fno-tree-loop-vectorize", "-fno-tree-slp-vectorize",
-                       "-fPIC", "-shared", "-Wl,-z,defs" } do f[#f + 1] = w end
+                       "-fPIC", "-shared", "-Wl,-z,defs", "-Wl,-z,nodelete" } do f[#f + 1] = w end
   return words(cc), f
 end
 

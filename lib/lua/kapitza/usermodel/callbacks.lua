@@ -3,6 +3,7 @@
 -- model's functions, each call's status or error checked (lib/lua/kapitza/usermodel/guard.lua guards them).
 local kz = require "kapitza"
 local guard = require "kapitza.usermodel.guard"
+local tostring = guard.text -- a user's error value never raises here (guard.text)
 local ffi, C = kz.ffi, kz.C
 
 local M = {}

@@ -165,6 +165,17 @@ require("kapitza.usermodel.guard_source")(M, U) -- C models: the generated text 
 require("kapitza.usermodel.guard_probe")(M, U)  -- C models after loading (M.install, M.fault_message, M.probe)
 require("kapitza.usermodel.guard_lua")(M, U)    -- Lua models (M.lua_fns)
 
+--- Any value as text, never raising: a Lua error object whose __tostring fails (or returns no
+-- string) is described instead of its failure escaping (inside a callback it would unwind
+-- through C). The modules that word a user's values shadow tostring with it.
+function M.text(v)
+  if type(v) == "string" then return v end
+  local ok, s = pcall(tostring, v)
+  if ok and type(s) == "string" then return s end
+  return string.format("(a %s whose __tostring %s)", type(v), ok and ("returned a " .. type(s) .. ", not a string")
+                       or ("failed" .. (type(s) == "string" and (": " .. s) or "")))
+end
+
 --- The message of an error raised by a guarded Lua function (nil for any other error).
 function M.lua_fault(err) return type(err) == "table" and err.kz_fault or nil end
 

@@ -9,6 +9,7 @@
 local kz = require "kapitza"
 local Dv = require "kapitza.usermodel.derivatives"
 local guard = require "kapitza.usermodel.guard"
+local tostring = guard.text -- a user's values worded safely (guard.text)
 local Spec = require "kapitza.usermodel.parts_spec"
 local Cw = require "kapitza.usermodel.parts_c"
 local Lw = require "kapitza.usermodel.parts_lua"

@@ -5,6 +5,7 @@
 -- period) resolved at a parameter struct. Building the parts into the model: lib/lua/kapitza/usermodel/parts.lua.
 
 local P = {}
+local tostring = require("kapitza.usermodel.guard").text -- a user's values worded safely
 
 ---------------------------------------------------------------------------------------------------
 -- Declarations

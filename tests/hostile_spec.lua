@@ -402,3 +402,27 @@ static int W(const kz_par *p]], 1)
     assert.is_true(seen, "no limit both ran the atlas and left gnuplot without descriptors")
   end)
 end)
+
+describe("hostile probes: Lua code of a model file that never returns", function()
+  local tmp
+  setup(function() tmp = U.tmpdir() end)
+  teardown(function() U.rmdir(tmp) end)
+
+  it("its top-level code, or a data function (q0 = function(p) ...): stopped at the limit, named", function()
+    write(tmp .. "/loop.lua", "while true do end\n")
+    write(tmp .. "/loopq.lua", [[
+return { name = "loopq", nq = 1, params = { "k" }, values = { k = 1 }, q0 = function(p) while true do end end, T = 1,
+  lua = { accel = function(p, t, q, a) a[0] = -q[0] end } }
+]])
+    for _, c in ipairs { { "loop.lua", "model file " .. tmp .. "/loop.lua (its top-level code) did not return within 1 s" },
+                         { "loopq.lua", "usermodel 'loopq': q0 (a function of the parameters) did not return within 1 s" } } do
+      local t0 = now()
+      local st, out, err = U.run("timeout -k 5 60 " .. q(KZ) .. " check " .. q(tmp .. "/" .. c[1]) .. " timeout=1")
+      assert.is_true(now() - t0 < 30, c[1])
+      assert.are.equal(2, st, err)
+      assert.are.equal("", out)
+      assert.are.equal(1, #lines(err), err)
+      assert.truthy(err:find(c[2], 1, true), err)
+    end
+  end)
+end)

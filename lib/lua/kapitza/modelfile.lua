@@ -52,7 +52,7 @@ function M.spec(path)
   f:close()
   local chunk, err = loadfile(path)
   if not chunk then fail(path, "does not load: " .. tostring(err):gsub("\n.*", "")) end
-  local ok, spec = pcall(chunk)
+  local ok, spec = require("kapitza.usermodel.watch").pcall(string.format("model file %s (its top-level code)", path), chunk)
   if not ok then fail(path, "raised an error: " .. tostring(spec):gsub("\n.*", "")) end
   if type(spec) ~= "table" then fail(path, "must return the model spec (a table), got " .. type(spec)) end
   if type(spec.name) ~= "string" then fail(path, "the spec has no name") end

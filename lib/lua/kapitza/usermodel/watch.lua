@@ -89,4 +89,35 @@ function W.watch_lua(rec, whos, args)
   return { rec = rec, keep, who, arg }
 end
 
+-- One record for the Lua code of model files run outside the methods (a file's top-level code,
+-- its data functions: q0 = function(p) ..., T, period, masses): W.pcall names what runs.
+local MAXN = 16
+local data -- { rec, who (const char *[MAXN]), names = { Lua strings }, keep = { C strings } }
+--- pcall(f, ...) with the wall-clock limit on it, `who` naming it in the message ("model file
+-- x.lua (its top-level code)"). Nested calls keep the outer name.
+function W.pcall(who, f, ...)
+  if not data then
+    local rec = ffi.new("kz_watch")
+    local names = ffi.new("const char *[?]", MAXN)
+    rec["in"], rec.calls, rec.at, rec.who, rec.arg, rec.n = -1, 0, 0 / 0, names, nil, MAXN
+    ffi.gc(rec, C.kz_watch_remove)
+    data = { rec = rec, who = names, names = {}, keep = {} }
+    C.kz_watch_add(rec)
+    W.arm()
+  end
+  local rec = data.rec
+  if rec["in"] >= 0 then return pcall(f, ...) end
+  local k
+  for i, n in ipairs(data.names) do if n == who then k = i end end
+  if not k then -- a slot for this name (the last one is reused when all are taken)
+    k = math.min(#data.names + 1, MAXN)
+    local str = ffi.new("char[?]", #who + 1, who)
+    data.names[k], data.keep[k], data.who[k - 1] = who, str, str
+  end
+  rec.calls, rec["in"] = rec.calls + 1, k - 1
+  local r = { pcall(f, ...) }
+  rec["in"] = -1
+  return unpack(r, 1, table.maxn(r))
+end
+
 return W

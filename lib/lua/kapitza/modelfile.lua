@@ -165,6 +165,24 @@ function M.load(path, overrides, o)
   local how = o.how or (spec.c ~= nil and "c" or "lua")
   if how == "c" and spec.c == nil then fail(path, "the model has no C functions (spec.c); use the Lua ones") end
   if how == "lua" and spec.lua == nil then fail(path, "the model has no Lua functions (spec.lua); use the C ones") end
+  -- the functions of the way not chosen are checked too (their keys), so that a typo there
+  -- (lua.reconstuct beside a c table) is not left for the day the other way runs
+  for _, w in ipairs { "c", "lua" } do
+    if w ~= how and type(spec[w]) == "table" then
+      local pspec = require "kapitza.usermodel.parts_spec"
+      local keys = { "accel", "rhs", "reconstruct", "averaged", "phase" }
+      for k in pairs(pspec.FN_KEYS) do keys[#keys + 1] = k end
+      if w == "c" then keys[#keys + 1] = "source" end
+      local ok_ = {}
+      for _, k in ipairs(keys) do ok_[k] = true end
+      for k in pairs(spec[w]) do
+        if not ok_[k] then
+          local near = type(k) == "string" and pspec.nearest(k, keys)
+          fail(path, string.format("%s.%s: unknown entry%s", w, tostring(k), near and string.format(" (did you mean '%s'?)", near) or ""))
+        end
+      end
+    end
+  end
   local ok, model
   if o.build == false then ok, model = pcall(um.data, spec, values) -- the data alone (a sweep's points)
   else ok, model = pcall(um.model, spec, values, how, (o.library or o.probe == false) and { probe = false } or nil) end

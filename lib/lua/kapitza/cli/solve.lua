@@ -20,14 +20,17 @@ return function(argv)
   local S = require "kapitza.scenario"
   local okc, ctx = pcall(AU.setup, mf, { reference = o.flags["--error"] == true })
   if not okc then U.fail("solve", ctx) end
-  local methods = AC.catalogue(ctx, {})
+  local methods, na = AC.catalogue(ctx, {})
   if method == "list" then
-    for _, m in ipairs(methods) do out(string.format("%-20s %-8s knobs %s", m.name, m.family, m.knob)) end
+    for _, m in ipairs(methods) do
+      out(string.format("%-20s %-8s knobs %-6s %s", m.name, m.family, m.knob, AC.knob_words(m)))
+      out(string.format("%-36s %s", "", m.label))
+    end
     return
   end
   local mm
   for _, m in ipairs(methods) do if m.name == method then mm = m end end
-  if not mm then die("solve", string.format("no method '%s' for this model (method=list lists them)", method)) end
+  if not mm then die("solve", AC.why_not(ctx, method, methods, na)) end
   local keys = {}
   for k in (mm.knob .. ","):gmatch("([^,]+),") do keys[#keys + 1] = k end
   local x = {}

@@ -30,7 +30,7 @@
 --   }
 --   local m = um.model(spec, { l = 0.2, g = 9.8, vmax = 4, omega = 1e4, theta0 = 0 }, "c")  -- or "lua"
 --
--- The spec:
+-- The spec (for its users: paper/model-format.md, the reference with one example per family):
 --   name           letters, digits, '_' (names the cache files and the error messages)
 --   nq | dim       second-order form y = (q, v), dim = 2 nq, v' = accel (nq); or first order y' = rhs (dim)
 --   params         parameter names (C identifiers), all doubles; in C a struct kz_par with these

@@ -408,16 +408,28 @@ describe("hostile probes: Lua code of a model file that never returns", function
   setup(function() tmp = U.tmpdir() end)
   teardown(function() U.rmdir(tmp) end)
 
-  it("its top-level code, or a data function (q0 = function(p) ...): stopped at the limit, named", function()
+  it("its top-level code, a data function (q0 = function(p) ...), a derived parameter, the phase: stopped at the limit, named", function()
     write(tmp .. "/loop.lua", "while true do end\n")
     write(tmp .. "/loopq.lua", [[
 return { name = "loopq", nq = 1, params = { "k" }, values = { k = 1 }, q0 = function(p) while true do end end, T = 1,
   lua = { accel = function(p, t, q, a) a[0] = -q[0] end } }
 ]])
+    write(tmp .. "/loopd.lua", [[
+return { name = "loopd", nq = 1, params = { "k", "k2" }, values = { k = 1 }, q0 = { 0.1 }, T = 10,
+  derived = { k2 = function(v) while true do end end }, lua = { accel = function(p, t, q, a) a[0] = -q[0] end } }
+]])
+    write(tmp .. "/loopp.lua", [[
+return { name = "loopp", nq = 1, params = { "k", "omega" }, values = { k = 1, omega = 10 }, q0 = { 0.1 }, T = 10,
+  lua = { accel = function(p, th, q, a) a[0] = -q[0] * (1 + 0.1 * math.cos(th)) end,
+          phase = function(p, t) if t > 3 then while true do end end return p.omega * t end } }
+]])
     for _, c in ipairs { { "loop.lua", "model file " .. tmp .. "/loop.lua (its top-level code) did not return within 1 s" },
-                         { "loopq.lua", "usermodel 'loopq': q0 (a function of the parameters) did not return within 1 s" } } do
+                         { "loopq.lua", "usermodel 'loopq': q0 (a function of the parameters) did not return within 1 s" },
+                         { "loopd.lua", "usermodel 'loopd': derived.k2 did not return within 1 s" },
+                         { "loopp.lua T=20", "usermodel 'loopp': phase did not return within 1 s" } } do
       local t0 = now()
-      local st, out, err = U.run("timeout -k 5 60 " .. q(KZ) .. " check " .. q(tmp .. "/" .. c[1]) .. " timeout=1")
+      local file, extra = c[1]:match("^(%S+)(.*)$")
+      local st, out, err = U.run("timeout -k 5 60 " .. q(KZ) .. " check " .. q(tmp .. "/" .. file) .. extra .. " timeout=1")
       assert.is_true(now() - t0 < 30, c[1])
       assert.are.equal(2, st, err)
       assert.are.equal("", out)

@@ -278,7 +278,7 @@ local function new_par(spec, L, values)
     for k, x in pairs(values) do v[k] = x end
     if L.index.theta0 and v.theta0 == nil then v.theta0 = 0 end
     for _, k in ipairs(L.derived) do
-      local ok, x = pcall(spec.derived[k], v)
+      local ok, x = require("kapitza.usermodel.watch").pcall(string.format("usermodel '%s': derived.%s", spec.name, k), spec.derived[k], v)
       if not ok then bad(spec, string.format("derived.%s raised an error: %s", k, tostring(x))) end
       if type(x) ~= "number" or x ~= x or x == math.huge or x == -math.huge then
         bad(spec, string.format("derived parameter '%s' must be a finite number (got %s)", k, tostring(x)))

@@ -67,13 +67,15 @@ function M.richardson(s, stepper, p, y0, L, nout, m, coarse)
 end
 
 --- T/period, the number of fast periods of a run, checked: a positive finite period (psrc: where it
--- comes from) and a count that a double holds exactly (at most 2^53); a one-line error otherwise.
-function M.periods(T, period, psrc)
+-- comes from), a count that a double holds exactly (at most 2^53), and, unless keep_T (a run
+-- on its own grid of T, not T rounded up to whole periods), at least half a period; a one-line
+-- error otherwise.
+function M.periods(T, period, psrc, keep_T)
   if not (period > 0 and period < math.huge) then
     error(string.format("the fast period %.3g (%s) is not a positive finite number", period, psrc or "the model's"), 0)
   end
   local K0 = T / period
-  if K0 < 0.5 then -- rounded up to one whole period, T would grow more than twofold: said, not done
+  if K0 < 0.5 and not keep_T then -- rounded up to one whole period, T would grow more than twofold: said, not done
     error(string.format("T = %.6g is less than half a fast period (%.6g, %s): the methods run over whole periods, and " ..
                         "one would stretch T to %.6g; give T of at least one period, or a faster oscillation", T, period,
                         psrc or "the model's", period), 0)
@@ -106,7 +108,7 @@ function M.setup(mf, o)
     psrc = "estimated: 2 pi / (fastest natural frequency at y0, from the Jacobian of the force)"
     if not period then period, psrc = mf.T / 100, "none found (the force does not vary with the state at y0): T/100" end
   end
-  local K0 = M.periods(mf.T, period, psrc)
+  local K0 = M.periods(mf.T, period, psrc, o.K ~= nil or o.T ~= nil) -- (a problem with its own grid keeps its T)
   local K = o.K or AM.whole_periods(mf.T, period, o.multiple or (K0 >= 64 and 32 or 1))
   local T = o.T or K * period
   local model, y0 = mf.model, mf.y0

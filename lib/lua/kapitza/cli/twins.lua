@@ -24,8 +24,10 @@ local function compare(kz, name, m1, m2, call, rows)
   local d, scale = 0, 0
   for i = 0, n - 1 do
     local x, y = a[i], b[i]
-    d, scale = math.max(d, math.abs(x - y)), math.max(scale, math.abs(x))
-    if x ~= x or y ~= y then d = math.huge end
+    if x ~= y and not (x ~= x and y ~= y) then -- equal (an infinity both ways too), or NaN both ways: agree
+      d = math.max(d, (x ~= x or y ~= y) and math.huge or math.abs(x - y))
+    end
+    if x == x and math.abs(x) < math.huge then scale = math.max(scale, math.abs(x)) end
   end
   rows[#rows + 1] = { part = name, diff = d, scale = scale }
 end

@@ -226,7 +226,10 @@ local function load_points(c, points, die, first)
   end
   local nq = type(spec.nq) == "number" and spec.nq or 0
   local dim = nq > 0 and 2 * nq or spec.dim
-  if type(dim) ~= "number" then die("model " .. c.path .. ": sweeps need nq or dim (a vmi model does not form an ensemble)") end
+  if type(dim) ~= "number" then
+    die("model " .. c.path .. ": sweeps need nq or dim (a vmi model does not form an ensemble): run its points one at a " ..
+        "time, kapitza solve " .. c.path .. " method=VMI-MM N=... p=... key=value")
+  end
   local kinds = {}
   local function classify(k)
     local kind, why = key_kind(spec, nq, dim, k)
@@ -503,7 +506,13 @@ function M.main(args, die, abs, root, join)
   -- what the model's parts allow (lib/lua/kapitza/capability.lua): e.g. an unconstrained stepper on a
   -- model with constraints would drop the constraint forces
   local okc, why = require("kapitza.capability").check(pts[1].mf.model, c.method)
-  if not okc then die(string.format("method %s on model %s: %s", c.method, spec.name, why)) end
+  if not okc then
+    if why:find("the model has constraints", 1, true) then -- no constrained method runs as an ensemble: say what does
+      why = "the model has constraints, and an ensemble runs only methods without them (hmm, sam, the explicit steppers): " ..
+            "run its points one at a time, kapitza solve " .. c.path .. " method=rattle n=... key=value (or SAM-herk3/herk3)"
+    end
+    die(string.format("method %s on model %s: %s", c.method, spec.name, why))
+  end
   if c.method == "hmm" then
     local vib = pts[1].mf.model.vib
     if not vib or nq == 0 then die("method=hmm needs a fast-forced model in second-order form (a parameter omega, nq, accel)") end

@@ -75,7 +75,7 @@ local function rk4_row(label, make)
   end
   local function ensemble()
     for m = 0, Mn - 1 do Y[m], Y[Mn + m] = q0[m + 1], 0 end
-    assert(C.kz_ens_run(T, e.c, 0, h, n, Y, f, 1, r) == 0)
+    assert(C.kz_ens_run(T, e.c, 0, h, n, Y, f, nil, 0, nil, r) == 0)
   end
   local md = 0
   ensemble()
@@ -124,7 +124,7 @@ do
     end
     evals = tonumber(r.force_evals)
   end
-  local function ensemble() assert(C.kz_ens_hmm_run(e.c, p, E0, Ey, N + 1, f, 1, r) == 0) end
+  local function ensemble() assert(C.kz_ens_hmm_run(e.c, p, E0, Ey, N + 1, f, nil, 0, nil, r) == 0) end
   ensemble()
   local md = 0
   for m = 1, Mn do
@@ -160,7 +160,7 @@ do
     end
     evals = tonumber(r.force_evals)
   end
-  local function ensemble() assert(C.kz_ens_hmm_run(e.c, p, E0, Ey, N + 1, f, 1, r) == 0) end
+  local function ensemble() assert(C.kz_ens_hmm_run(e.c, p, E0, Ey, N + 1, f, nil, 0, nil, r) == 0) end
   ensemble()
   local md = 0
   for m = 1, Mn, math.max(1, math.floor(Mn / 16)) do
@@ -189,7 +189,7 @@ do
   local function go(th)
     return function()
       for m = 0, big - 1 do Y[m], Y[big + m] = 0.1, 0 end
-      assert(C.kz_ens_run(kz.stepper("rk4"), e.c, 0, 1e-4, 200, Y, f, th, r) == 0)
+      assert(C.kz_ens_run(kz.stepper("rk4"), e.c, 0, 1e-4, 200, Y, f, nil, 0, ens.pool(th), r) == 0)
     end
   end
   local t1, t2, ratio, lo, hi = race(go(1), go(2))

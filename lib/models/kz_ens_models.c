@@ -11,7 +11,9 @@
  * 4 ulp of the exact values (glibc's documented bound), the scalar libm ones within 1 ulp: an
  * ensemble member and its scalar run differ by rounding of that size per evaluation (the
  * ensemble tests measure and bound the difference over whole runs). With one shared phase, the
- * cosine of the phase is computed once per call by libm, exactly as the scalar model does. */
+ * cosine of the phase is computed once per call by libm, exactly as the scalar model does.
+ * Each model also gives its Hamiltonian H(t, q, p) as a kz_ens_fn, for the ensembles' FINAL
+ * observer (kz_ens_obs.c): the energy whose equations q' = p, p' = -dH/dq are the model's. */
 #include "kz_internal.h"
 #include "kz_models_f.h"
 
@@ -70,6 +72,23 @@ static int pend_phase_accel(void *par, long long m0, int M, double theta, const 
 static int pend_recon(void *par, long long m0, int M, double theta, const double *Y, double *y)
 {
   pend_lift(par, m0, M, sin(theta), Y, y);
+  return KZ_OK;
+}
+
+/* H = p^2 / 2 + l^-1 (g + vmax omega cos(omega t + theta0)) cos q: p' = -dH/dq is (2.9) */
+KZ_CLONES static void pend_energy(const kz_pendulum_ens *p, long long m0, int M, double t,
+                                  const double *restrict y, double *restrict out)
+{
+  const double *l = p->l + m0, *g = p->g + m0, *vm = p->vmax + m0, *om = p->omega + m0,
+               *th = p->theta0 + m0;
+#pragma omp simd
+  for (int m = 0; m < M; m++)
+    out[m] = 0.5 * y[M + m] * y[M + m] + (g[m] + vm[m] * om[m] * cos(om[m] * t + th[m])) * cos(y[m]) / l[m];
+}
+
+int kz_pendulum_ens_hamiltonian(void *par, long long m0, int M, double t, const double *y, double *out)
+{
+  pend_energy(par, m0, M, t, y, out);
   return KZ_OK;
 }
 
@@ -147,6 +166,22 @@ KZ_CLONES static void ste_rec(const kz_ste_ens *p, long long m0, int M, double c
     y[m] = Y[m];
     y[M + m] = kz_ste_recon(Y[M + m], l[m], sin(Y[m]), ct);
   }
+}
+
+/* H = p^2 / 2 + l^-1 (g + eps^-1 sin theta) cos q at the phase theta of t: p' = -dH/dq is (1.1) */
+KZ_CLONES static void ste_energy(const kz_ste_ens *p, long long m0, int M, double t,
+                                 const double *restrict y, double *restrict out)
+{
+  const double *eps = p->eps + m0, *g = p->g + m0, *l = p->l + m0;
+#pragma omp simd
+  for (int m = 0; m < M; m++)
+    out[m] = 0.5 * y[M + m] * y[M + m] + (g[m] + sin(kz_ste_phase(t, eps[m])) / eps[m]) * cos(y[m]) / l[m];
+}
+
+int kz_ste_ens_hamiltonian(void *par, long long m0, int M, double t, const double *y, double *out)
+{
+  ste_energy(par, m0, M, t, y, out);
+  return KZ_OK;
 }
 
 static int ste_accel(void *par, long long m0, int M, double t, const double *q, double *a)

@@ -1,0 +1,180 @@
+/* kz_pool.c -- a worker pool paid for once: nthreads - 1 POSIX threads created by kz_pool_new
+ * and reused by every call (kz_pool_run), as the OpenMP runtimes (libgomp's team and its
+ * GOMP_SPINCOUNT) and threaded BLAS keep theirs (issue 28, item 1).
+ *
+ * Protocol: a call stores the job, raises the generation counter (release) under the mutex and
+ * broadcasts; a worker that sees a new generation (acquire) runs the job and decrements the
+ * count of active workers; the caller runs the job itself as thread 0, then waits for the count
+ * to reach zero (acquire: the workers' writes are visible). Between calls a worker spins for
+ * KZ_POOL_SPIN_NS on the generation (a pause instruction per turn), then sleeps on the condition
+ * variable, so that back-to-back short calls find it awake and an idle pool costs nothing; the
+ * caller likewise spins before sleeping on the count. A second caller that finds the pool busy
+ * (trylock) runs its job on its own thread: no deadlock, no waiting, and the results do not
+ * depend on how many threads ran the job. No global state: everything is in the kz_pool. */
+#include "kz_internal.h"
+#include "kz_pool.h"
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+enum { KZ_POOL_MAX = 256, KZ_POOL_SPIN_NS = 100000 };
+
+typedef struct worker { kz_pool *pool; int tid; } worker;
+
+struct kz_pool {
+  int n;                 /* threads, the caller included */
+  pthread_t *th;         /* n - 1 workers */
+  worker *w;
+  pthread_mutex_t mu;    /* guards the sleeps on wake and done */
+  pthread_cond_t wake, done;
+  pthread_mutex_t busy;  /* held by the call using the pool */
+  atomic_ulong gen;      /* raised by each call (and by kz_pool_free) */
+  atomic_int active;     /* workers still running the current job */
+  atomic_int quit;
+  kz_pool_fn fn;         /* the current job: written before gen is raised */
+  void *arg;
+};
+
+static inline void relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+static long long now_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Spin until gen differs from seen (at most KZ_POOL_SPIN_NS), then sleep until it does. */
+static unsigned long wait_gen(kz_pool *P, unsigned long seen)
+{
+  unsigned long g = atomic_load_explicit(&P->gen, memory_order_acquire);
+  const long long end = now_ns() + KZ_POOL_SPIN_NS;
+  for (int k = 1; g == seen; k++) {
+    relax();
+    g = atomic_load_explicit(&P->gen, memory_order_acquire);
+    if ((k & 63) == 0 && now_ns() > end) break;
+  }
+  if (g == seen) {
+    pthread_mutex_lock(&P->mu);
+    while ((g = atomic_load_explicit(&P->gen, memory_order_acquire)) == seen) pthread_cond_wait(&P->wake, &P->mu);
+    pthread_mutex_unlock(&P->mu);
+  }
+  return g;
+}
+
+static void *worker_main(void *p)
+{
+  worker *w = p;
+  kz_pool *P = w->pool;
+  unsigned long seen = 0;
+  for (;;) {
+    seen = wait_gen(P, seen);
+    if (atomic_load_explicit(&P->quit, memory_order_acquire)) return NULL;
+    P->fn(P->arg, w->tid);
+    if (atomic_fetch_sub_explicit(&P->active, 1, memory_order_acq_rel) == 1) {
+      pthread_mutex_lock(&P->mu);
+      pthread_cond_signal(&P->done);
+      pthread_mutex_unlock(&P->mu);
+    }
+  }
+}
+
+/* Raise the generation (the workers' signal to run the job, or to quit). */
+static void raise_gen(kz_pool *P)
+{
+  pthread_mutex_lock(&P->mu);
+  atomic_fetch_add_explicit(&P->gen, 1, memory_order_release);
+  pthread_cond_broadcast(&P->wake);
+  pthread_mutex_unlock(&P->mu);
+}
+
+static void stop_workers(kz_pool *P, int started)
+{
+  atomic_store_explicit(&P->quit, 1, memory_order_release);
+  raise_gen(P);
+  for (int k = 0; k < started; k++) pthread_join(P->th[k], NULL);
+}
+
+static void destroy(kz_pool *P)
+{
+  pthread_mutex_destroy(&P->mu);
+  pthread_mutex_destroy(&P->busy);
+  pthread_cond_destroy(&P->wake);
+  pthread_cond_destroy(&P->done);
+  free(P->th);
+  free(P->w);
+  free(P);
+}
+
+int kz_pool_new(int nthreads, kz_pool **out, kz_report *r)
+{
+  if (!out) return kz_bad(r, KZ_ENULL, "pool");
+  *out = NULL;
+  if (nthreads < 1 || nthreads > KZ_POOL_MAX) return kz_bad(r, KZ_EDOMAIN, "threads");
+  kz_pool *P = calloc(1, sizeof *P);
+  if (!P) return kz_bad(r, KZ_ENOMEM, "pool");
+  P->n = nthreads;
+  P->th = calloc((size_t)nthreads, sizeof *P->th);
+  P->w = calloc((size_t)nthreads, sizeof *P->w);
+  if (!P->th || !P->w) {
+    free(P->th);
+    free(P->w);
+    free(P);
+    return kz_bad(r, KZ_ENOMEM, "pool");
+  }
+  pthread_mutex_init(&P->mu, NULL);
+  pthread_mutex_init(&P->busy, NULL);
+  pthread_cond_init(&P->wake, NULL);
+  pthread_cond_init(&P->done, NULL);
+  atomic_init(&P->gen, 0);
+  atomic_init(&P->active, 0);
+  atomic_init(&P->quit, 0);
+  for (int k = 0; k < nthreads - 1; k++) {
+    P->w[k] = (worker){P, k + 1};
+    if (pthread_create(&P->th[k], NULL, worker_main, &P->w[k]) != 0) {
+      stop_workers(P, k);
+      destroy(P);
+      return kz_bad(r, KZ_ENOMEM, "threads");
+    }
+  }
+  *out = P;
+  return KZ_OK;
+}
+
+void kz_pool_free(kz_pool *P)
+{
+  if (!P) return;
+  stop_workers(P, P->n - 1);
+  destroy(P);
+}
+
+int kz_pool_threads(const kz_pool *P) { return P ? P->n : 1; }
+
+int kz_pool_run(kz_pool *P, kz_pool_fn fn, void *arg)
+{
+  if (!P || P->n < 2 || pthread_mutex_trylock(&P->busy) != 0) {
+    fn(arg, 0);
+    return 1;
+  }
+  P->fn = fn, P->arg = arg;
+  atomic_store_explicit(&P->active, P->n - 1, memory_order_relaxed);
+  raise_gen(P);
+  fn(arg, 0);
+  const long long end = now_ns() + KZ_POOL_SPIN_NS;
+  for (int k = 1; atomic_load_explicit(&P->active, memory_order_acquire) > 0; k++) {
+    relax();
+    if ((k & 63) == 0 && now_ns() > end) break;
+  }
+  if (atomic_load_explicit(&P->active, memory_order_acquire) > 0) {
+    pthread_mutex_lock(&P->mu);
+    while (atomic_load_explicit(&P->active, memory_order_acquire) > 0) pthread_cond_wait(&P->done, &P->mu);
+    pthread_mutex_unlock(&P->mu);
+  }
+  pthread_mutex_unlock(&P->busy);
+  return P->n;
+}

@@ -16,7 +16,9 @@
  * A member whose state or force is not finite, or exceeds e->bound in magnitude, is flagged in
  * failed[m] (1 = state at the start, 2 = during the run) and frozen from then on (its force is
  * set to zero, and in a direct run its state to the origin at the next check), so that the big
- * system stays finite and the other members go on. A frozen member's state is meaningless and is
+ * system stays finite and the other members go on. The guard sees the forces and the state it is
+ * given (q alone in the second-order form); every component of the state is checked again at
+ * each check of a direct run (the end at least) and at each output row of the other methods. A frozen member's state is meaningless and is
  * returned as NaN. A member an observer stops (3) is frozen the same way, its state kept aside.
  *
  * Chunks and threads (issue 28): the members are split into the chunks of kz_ens_chunk (a layout
@@ -83,7 +85,17 @@ KZ_VECTOR_CLONES static void guard(kz_chunk *c, const double *y, int n, double *
   }
 }
 
-void kz_chunk_freeze(kz_chunk *c, int m) { c->frozen[c->nfrozen++] = m; }
+int kz_chunk_bound(kz_chunk *c, const double *x)
+{
+  const int M = c->M, d = c->e->dim, before = c->nfrozen;
+  for (int m = 0; m < M; m++) {
+    if (c->failed[m] != KZ_ENS_FINE) continue;
+    int bad = 0;
+    for (int i = 0; !bad && i < d; i++) bad = !(fabs(x[(size_t)i * M + m]) <= c->bound);
+    if (bad) c->failed[m] = KZ_ENS_LEFT, kz_chunk_freeze(c, m);
+  }
+  return c->nfrozen - before;
+}
 
 /* The big system's field: the model's member loop fn over the chunk's members at t (or theta),
  * then the guard over the n components of x and of the result. */
@@ -271,6 +283,7 @@ static int run_chunk(run_job *J, kz_chunk *c)
       st = kz_steps_piece(J->T, &c->sys, J->t, k, J->h, next - k, c->y, work, &ch, &c->rep);
     k = next;
     if (st != KZ_OK) break;
+    kz_chunk_bound(c, c->y); /* a velocity can leave the bound with every force within it */
     clear_frozen(c, cleared, &ch, J->T->fsal); /* members that failed during the piece */
     cleared = c->nfrozen;
     if (kz_obs_due(J->obs, J->nobs, k)) st = kz_obs_check(J->obs, J->nobs, c, Mt, k, J->t + (double)k * J->h, c->y);

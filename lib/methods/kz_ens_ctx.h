@@ -39,7 +39,10 @@ void kz_chunk_gather(kz_chunk *c, const double *y);
  * members NaN, stopped ones their held state. */
 void kz_chunk_scatter(const kz_chunk *c, const double *src, double *y);
 /* Freeze member m: its force is zeroed from now on (guard). */
-void kz_chunk_freeze(kz_chunk *c, int m);
+static inline void kz_chunk_freeze(kz_chunk *c, int m) { c->frozen[c->nfrozen++] = m; }
+/* Flag (2) and freeze the running members whose state x (stride M_chunk, every component) is
+ * not finite or beyond the bound; returns how many. */
+int kz_chunk_bound(kz_chunk *c, const double *x);
 /* The chunks of an ensemble (kz_ens_chunk), opened (stop: with held states),
  * in *out, their count in *nc (KZ_ENOMEM "work"); kz_chunks_close closes and frees them. */
 int kz_chunks_open(const kz_ens *e, int *failed, int stop, kz_chunk **out, long long *nc,

@@ -41,8 +41,10 @@ static int rows_chunk(rows_job *J, kz_chunk *c)
   } else {
     st = kz_hmm_run(&c->vib, J->hp, c->y, Y, J->rows, &c->rep);
   }
-  if (st != KZ_OK || J->nobs == 0) return st;
+  if (st != KZ_OK) return st;
   const size_t row = (size_t)e->dim * (size_t)c->M;
+  for (long long j = 0; j < J->rows; j++) kz_chunk_bound(c, Y + (size_t)j * row); /* every component */
+  if (J->nobs == 0) return KZ_OK;
   kz_obs_begin(J->obs, J->nobs, c, e->M);
   for (long long j = 0; j < J->rows; j++) {
     const double t = J->sam ? J->tout[j] : (double)j * J->H;

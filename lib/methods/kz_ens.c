@@ -28,6 +28,7 @@
  * that finishes early takes the next), so the work, not the member count, is shared. Work
  * counts are per member (every vectorised call is one evaluation of every member). */
 #include "kz_ens_ctx.h"
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -250,7 +251,6 @@ typedef struct run_job {
   const kz_obs *obs;
   int nobs, stop;
   kz_chunk *cs;
-  kz_queue q;
   atomic_llong first_fail; /* the lowest failing chunk: later ones need not run */
 } run_job;
 
@@ -295,19 +295,18 @@ static int run_chunk(run_job *J, kz_chunk *c)
   return st;
 }
 
-static void run_worker(void *arg, int tid)
+/* Chunk i (one item of the pool's job). */
+static void run_item(void *arg, long long i, int tid)
 {
   (void)tid;
   run_job *J = arg;
-  for (long long i; (i = kz_queue_take(&J->q)) >= 0;) {
-    kz_chunk *c = &J->cs[i];
-    if (i > atomic_load_explicit(&J->first_fail, memory_order_relaxed)) continue;
-    kz_chunk_gather(c, J->y);
-    c->status = run_chunk(J, c);
-    if (c->status != KZ_OK) {
-      long long f = atomic_load_explicit(&J->first_fail, memory_order_relaxed);
-      while (i < f && !atomic_compare_exchange_weak(&J->first_fail, &f, i)) {}
-    }
+  kz_chunk *c = &J->cs[i];
+  if (i > atomic_load_explicit(&J->first_fail, memory_order_relaxed)) return;
+  kz_chunk_gather(c, J->y);
+  c->status = run_chunk(J, c);
+  if (c->status != KZ_OK) {
+    long long f = atomic_load_explicit(&J->first_fail, memory_order_relaxed);
+    while (i < f && !atomic_compare_exchange_weak(&J->first_fail, &f, i)) {}
   }
 }
 
@@ -356,9 +355,8 @@ int kz_ens_run(const kz_step_type *T, const kz_ens *e, double t, double h, long 
   run_job J = {.T = T, .t = t, .h = h, .n = n, .y = y, .obs = obs, .nobs = nobs, .stop = stop};
   long long nc;
   KZ_TRY(kz_chunks_open(e, failed, stop, &J.cs, &nc, r));
-  kz_queue_init(&J.q, nc);
   atomic_init(&J.first_fail, nc);
-  kz_pool_run(pool, run_worker, &J);
+  kz_pool_run(pool, nc, run_item, &J);
   const int st = kz_chunks_finish(J.cs, nc, r);
   if (st == KZ_OK)
     for (long long k = 0; k < nc; k++) kz_chunk_scatter(&J.cs[k], J.cs[k].y, y);

@@ -27,7 +27,6 @@ typedef struct rows_job {
   const kz_obs *obs;
   int nobs;
   kz_chunk *cs;
-  kz_queue q;
 } rows_job;
 
 static int rows_chunk(rows_job *J, kz_chunk *c)
@@ -54,15 +53,13 @@ static int rows_chunk(rows_job *J, kz_chunk *c)
   return kz_obs_end(J->obs, J->nobs, c, e->M, tN, Y + (size_t)(J->rows - 1) * row);
 }
 
-static void rows_worker(void *arg, int tid)
+static void rows_item(void *arg, long long i, int tid)
 {
   (void)tid;
   rows_job *J = arg;
-  for (long long i; (i = kz_queue_take(&J->q)) >= 0;) {
-    kz_chunk *c = &J->cs[i];
-    kz_chunk_gather(c, J->y0);
-    c->status = rows_chunk(J, c);
-  }
+  kz_chunk *c = &J->cs[i];
+  kz_chunk_gather(c, J->y0);
+  c->status = rows_chunk(J, c);
 }
 
 /* Run J on the ensemble's chunks and scatter the rows into out (rows of dim * M). */
@@ -80,8 +77,7 @@ static int rows_run(rows_job *J, const kz_ens *e, double *out, int *failed, kz_p
     free(J->scratch);
     return st;
   }
-  kz_queue_init(&J->q, nc);
-  kz_pool_run(pool, rows_worker, J);
+  kz_pool_run(pool, nc, rows_item, J);
   st = kz_chunks_finish(J->cs, nc, r);
   if (st == KZ_OK)
     for (long long row = 0; row < J->rows; row++)
@@ -151,8 +147,7 @@ typedef struct slow_job {
   const kz_obs *obs;
   int nobs;
   kz_ens view;          /* dim and M of the ensemble, the model's par: what the observers read */
-  kz_queue q;
-  int *status;          /* per thread */
+  int *status;          /* per thread: KZ_OK, or an observer's failure (or KZ_ENOMEM) */
   long long *first_ok;  /* per thread: the lowest member that ran fine, and its counts */
   kz_report *rep;
 } slow_job;
@@ -192,22 +187,23 @@ static int slow_member(slow_job *a, long long m, double *x0, double *X, double *
   return so;
 }
 
-static void slow_worker(void *arg, int tid)
+/* Member m (one item of the pool's job), in buffers of its own. */
+static void slow_item(void *arg, long long m, int tid)
 {
   slow_job *a = arg;
+  if (a->status[tid] != KZ_OK) return;
   const int d = a->s->dim;
   double *x0 = malloc(sizeof(double) * (size_t)d);
   double *X = malloc(sizeof(double) * (size_t)d * (size_t)a->rows);
   double *tmp = malloc(sizeof(double) * ((size_t)d + 1));
-  a->status[tid] = (x0 && X && tmp) ? KZ_OK : KZ_ENOMEM;
-  a->first_ok[tid] = a->M;
-  if (a->status[tid] != KZ_OK) a->rep[tid].param = "work";
-  for (long long m; a->status[tid] == KZ_OK && (m = kz_queue_take(&a->q)) >= 0;) {
+  if (x0 && X && tmp) {
     kz_report r;
     int ok;
     const int so = slow_member(a, m, x0, X, tmp, &r, &ok);
     if (so != KZ_OK) a->status[tid] = so, a->rep[tid] = r;
     else if (ok && m < a->first_ok[tid]) a->first_ok[tid] = m, a->rep[tid] = r;
+  } else {
+    a->status[tid] = KZ_ENOMEM, a->rep[tid].param = "work";
   }
   free(x0);
   free(X);
@@ -233,20 +229,19 @@ int kz_ens_slow_run(const kz_vib *m, const kz_slow *s, const kz_slow_params *p, 
   KZ_TRY(kz_obs_validate(obs, nobs, s->dim, M, N, 0, r));
   const int nt = kz_pool_threads(pool);
   slow_job a = {m, s, p, M, N + 1, x0, x_out, failed, obs, nobs, {.M = M, .dim = s->dim, .par = m->par},
-                {0}, NULL, NULL, NULL};
+                NULL, NULL, NULL};
   a.status = calloc((size_t)nt, sizeof *a.status);
   a.first_ok = calloc((size_t)nt, sizeof *a.first_ok);
   a.rep = calloc((size_t)nt, sizeof *a.rep);
   int st = (a.status && a.first_ok && a.rep) ? KZ_OK : KZ_ENOMEM;
   if (st == KZ_OK) {
     for (int k = 0; k < nt; k++) a.first_ok[k] = M;
-    kz_queue_init(&a.q, M);
-    const int ran = kz_pool_run(pool, slow_worker, &a);
-    for (int k = 0; k < ran && st == KZ_OK; k++)
+    kz_pool_run(pool, M, slow_item, &a);
+    for (int k = 0; k < nt && st == KZ_OK; k++)
       if ((st = a.status[k]) != KZ_OK) kz_fail(r, st, a.rep[k].param, -1, a.rep[k].fail_time);
     /* the counts of the lowest member that ran fine (every member takes the same steps) */
     int best = -1;
-    for (int k = 0; k < ran; k++)
+    for (int k = 0; k < nt; k++)
       if (a.first_ok[k] < M && (best < 0 || a.first_ok[k] < a.first_ok[best])) best = k;
     if (st == KZ_OK && best >= 0 && r) {
       r->micro_steps += a.rep[best].micro_steps;

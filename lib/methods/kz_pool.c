@@ -2,37 +2,45 @@
  * and reused by every call (kz_pool_run), as the OpenMP runtimes (libgomp's team and its
  * GOMP_SPINCOUNT) and threaded BLAS keep theirs (issue 28, item 1).
  *
- * Protocol: a call stores the job, raises the generation counter (release) under the mutex and
- * broadcasts; a worker that sees a new generation (acquire) runs the job and decrements the
- * count of active workers; the caller runs the job itself as thread 0, then waits for the count
- * to reach zero (acquire: the workers' writes are visible). Between calls a worker spins for
- * KZ_POOL_SPIN_NS on the generation (a pause instruction per turn), then sleeps on the condition
- * variable, so that back-to-back short calls find it awake and an idle pool costs nothing; the
- * caller likewise spins before sleeping on the count. A second caller that finds the pool busy
- * (trylock) runs its job on its own thread: no deadlock, no waiting, and the results do not
- * depend on how many threads ran the job. No global state: everything is in the kz_pool. */
+ * Protocol. A call stores its job (fn, arg, nitems), sets the ticket to (generation, item 0),
+ * and raises the generation (release) under the mutex, broadcasting to the sleepers. Every thread
+ * of the pool, the caller included, then takes items by a compare-and-swap on the ticket that
+ * succeeds only while the ticket still carries the generation it joined, and counts each item
+ * done; the caller returns when the count reaches nitems (acquire: the items' writes are
+ * visible). A thread that wakes late finds the ticket exhausted or of a newer generation, and
+ * neither runs nor reads anything of the old job: so the caller never waits for a thread that is
+ * asleep or descheduled, and a short call costs the caller no more than doing it alone. Between
+ * calls a worker spins for KZ_POOL_SPIN_NS on the generation (a pause instruction per turn),
+ * then sleeps on the condition variable, so that back-to-back short calls find it awake and an
+ * idle pool costs nothing; the caller likewise spins before sleeping on the count. A second
+ * caller that finds the pool busy (trylock) runs its job on its own thread: no deadlock, and the
+ * results do not depend on which thread ran an item. No global state: all is in the kz_pool. */
 #include "kz_internal.h"
 #include "kz_pool.h"
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
 
-enum { KZ_POOL_MAX = 256, KZ_POOL_SPIN_NS = 100000 };
+enum { KZ_POOL_MAX = 256, KZ_POOL_SPIN_NS = 100000, KZ_POOL_ITEM_BITS = 40 };
+#define KZ_POOL_ITEMS ((1ULL << KZ_POOL_ITEM_BITS) - 1)
 
 typedef struct worker { kz_pool *pool; int tid; } worker;
 
 struct kz_pool {
-  int n;                 /* threads, the caller included */
-  pthread_t *th;         /* n - 1 workers */
+  int n;                         /* threads, the caller included */
+  pthread_t *th;                 /* n - 1 workers */
   worker *w;
-  pthread_mutex_t mu;    /* guards the sleeps on wake and done */
+  pthread_mutex_t mu;            /* guards the sleeps on wake and done */
   pthread_cond_t wake, done;
-  pthread_mutex_t busy;  /* held by the call using the pool */
-  atomic_ulong gen;      /* raised by each call (and by kz_pool_free) */
-  atomic_int active;     /* workers still running the current job */
+  pthread_mutex_t busy;          /* held by the call using the pool */
+  atomic_ulong gen;              /* raised by each call (and by kz_pool_free) */
   atomic_int quit;
-  kz_pool_fn fn;         /* the current job: written before gen is raised */
-  void *arg;
+  atomic_ullong ticket;          /* (generation mod 2^24) << 40 | the next item */
+  atomic_llong completed;        /* items done in the current job */
+  _Atomic(kz_pool_fn) fn;        /* the current job (relaxed: the ticket's generation vouches) */
+  _Atomic(void *) arg;
+  atomic_llong nitems;
 };
 
 static inline void relax(void)
@@ -67,6 +75,28 @@ static unsigned long wait_gen(kz_pool *P, unsigned long seen)
   return g;
 }
 
+/* Take and run the items of the job of generation g until none is left (or the job is gone). */
+static void work(kz_pool *P, unsigned long g, int tid)
+{
+  const kz_pool_fn fn = atomic_load_explicit(&P->fn, memory_order_relaxed);
+  void *const arg = atomic_load_explicit(&P->arg, memory_order_relaxed);
+  const unsigned long long n = (unsigned long long)atomic_load_explicit(&P->nitems, memory_order_relaxed);
+  const unsigned long long tag = (unsigned long long)(g & 0xffffffUL) << KZ_POOL_ITEM_BITS;
+  unsigned long long t = atomic_load_explicit(&P->ticket, memory_order_acquire);
+  for (;;) {
+    if ((t & ~KZ_POOL_ITEMS) != tag || (t & KZ_POOL_ITEMS) >= n) return;
+    if (!atomic_compare_exchange_weak_explicit(&P->ticket, &t, t + 1, memory_order_acq_rel, memory_order_acquire))
+      continue;
+    fn(arg, (long long)(t & KZ_POOL_ITEMS), tid);
+    if ((unsigned long long)atomic_fetch_add_explicit(&P->completed, 1, memory_order_acq_rel) + 1 == n) {
+      pthread_mutex_lock(&P->mu);
+      pthread_cond_signal(&P->done);
+      pthread_mutex_unlock(&P->mu);
+    }
+    t = atomic_load_explicit(&P->ticket, memory_order_acquire);
+  }
+}
+
 static void *worker_main(void *p)
 {
   worker *w = p;
@@ -75,16 +105,11 @@ static void *worker_main(void *p)
   for (;;) {
     seen = wait_gen(P, seen);
     if (atomic_load_explicit(&P->quit, memory_order_acquire)) return NULL;
-    P->fn(P->arg, w->tid);
-    if (atomic_fetch_sub_explicit(&P->active, 1, memory_order_acq_rel) == 1) {
-      pthread_mutex_lock(&P->mu);
-      pthread_cond_signal(&P->done);
-      pthread_mutex_unlock(&P->mu);
-    }
+    work(P, seen, w->tid);
   }
 }
 
-/* Raise the generation (the workers' signal to run the job, or to quit). */
+/* Raise the generation (the workers' signal to take part, or to quit). */
 static void raise_gen(kz_pool *P)
 {
   pthread_mutex_lock(&P->mu);
@@ -132,8 +157,12 @@ int kz_pool_new(int nthreads, kz_pool **out, kz_report *r)
   pthread_cond_init(&P->wake, NULL);
   pthread_cond_init(&P->done, NULL);
   atomic_init(&P->gen, 0);
-  atomic_init(&P->active, 0);
   atomic_init(&P->quit, 0);
+  atomic_init(&P->ticket, 0);
+  atomic_init(&P->completed, 0);
+  atomic_init(&P->fn, NULL);
+  atomic_init(&P->arg, NULL);
+  atomic_init(&P->nitems, 0);
   for (int k = 0; k < nthreads - 1; k++) {
     P->w[k] = (worker){P, k + 1};
     if (pthread_create(&P->th[k], NULL, worker_main, &P->w[k]) != 0) {
@@ -155,26 +184,30 @@ void kz_pool_free(kz_pool *P)
 
 int kz_pool_threads(const kz_pool *P) { return P ? P->n : 1; }
 
-int kz_pool_run(kz_pool *P, kz_pool_fn fn, void *arg)
+void kz_pool_run(kz_pool *P, long long nitems, kz_pool_fn fn, void *arg)
 {
-  if (!P || P->n < 2 || pthread_mutex_trylock(&P->busy) != 0) {
-    fn(arg, 0);
-    return 1;
+  if (nitems <= 0) return;
+  if (!P || P->n < 2 || nitems > (long long)KZ_POOL_ITEMS || pthread_mutex_trylock(&P->busy) != 0) {
+    for (long long i = 0; i < nitems; i++) fn(arg, i, 0);
+    return;
   }
-  P->fn = fn, P->arg = arg;
-  atomic_store_explicit(&P->active, P->n - 1, memory_order_relaxed);
-  raise_gen(P);
-  fn(arg, 0);
+  const unsigned long g = atomic_load_explicit(&P->gen, memory_order_relaxed) + 1;
+  atomic_store_explicit(&P->fn, fn, memory_order_relaxed);
+  atomic_store_explicit(&P->arg, arg, memory_order_relaxed);
+  atomic_store_explicit(&P->nitems, nitems, memory_order_relaxed);
+  atomic_store_explicit(&P->completed, 0, memory_order_relaxed);
+  atomic_store_explicit(&P->ticket, (unsigned long long)(g & 0xffffffUL) << KZ_POOL_ITEM_BITS, memory_order_relaxed);
+  raise_gen(P); /* release: the job above is visible to whoever sees generation g */
+  work(P, g, 0);
   const long long end = now_ns() + KZ_POOL_SPIN_NS;
-  for (int k = 1; atomic_load_explicit(&P->active, memory_order_acquire) > 0; k++) {
+  for (int k = 1; atomic_load_explicit(&P->completed, memory_order_acquire) < nitems; k++) {
     relax();
     if ((k & 63) == 0 && now_ns() > end) break;
   }
-  if (atomic_load_explicit(&P->active, memory_order_acquire) > 0) {
+  if (atomic_load_explicit(&P->completed, memory_order_acquire) < nitems) {
     pthread_mutex_lock(&P->mu);
-    while (atomic_load_explicit(&P->active, memory_order_acquire) > 0) pthread_cond_wait(&P->done, &P->mu);
+    while (atomic_load_explicit(&P->completed, memory_order_acquire) < nitems) pthread_cond_wait(&P->done, &P->mu);
     pthread_mutex_unlock(&P->mu);
   }
   pthread_mutex_unlock(&P->busy);
-  return P->n;
 }

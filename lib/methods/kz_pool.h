@@ -4,36 +4,17 @@
 #ifndef KZ_POOL_H
 #define KZ_POOL_H
 #include "kapitza.h"
-#include <stdatomic.h>
 
-/* A job: fn(arg, tid) runs once on every thread taking part (tid 0 is the caller); the threads
- * take their work items from a kz_queue in arg, so that a thread that finishes early takes more
- * (a fair share of the work, whatever each item costs). */
-typedef void (*kz_pool_fn)(void *arg, int tid);
+/* One work item of a job: fn(arg, item, tid) with tid the thread running it (0 = the caller;
+ * tid < kz_pool_threads of the pool). */
+typedef void (*kz_pool_fn)(void *arg, long long item, int tid);
 
-/* Run the job on the pool's threads and the caller, and return when every thread is done
- * (memory written by the job is then visible to the caller). A NULL pool, a pool of one thread,
- * or a pool in use by another call (or by this one: a job that calls back) runs fn(arg, 0) on the
- * caller alone. Returns the number of threads that ran fn. */
-int kz_pool_run(kz_pool *p, kz_pool_fn fn, void *arg);
-
-/* Items 0 .. n - 1 handed out one at a time. */
-typedef struct kz_queue {
-  atomic_llong next;
-  long long n;
-} kz_queue;
-
-static inline void kz_queue_init(kz_queue *q, long long n)
-{
-  atomic_init(&q->next, 0);
-  q->n = n;
-}
-
-/* The next item, or -1 when none is left. */
-static inline long long kz_queue_take(kz_queue *q)
-{
-  const long long i = atomic_fetch_add_explicit(&q->next, 1, memory_order_relaxed);
-  return i < q->n ? i : -1;
-}
+/* Run fn on the items 0 .. nitems - 1 (at most 2^40), each once, handed out one at a time to the
+ * caller and the pool's threads as they come (a thread that finishes early takes more: a fair
+ * share of the work, whatever each item costs), and return when every item is done (memory
+ * written by fn is then visible to the caller). A thread that wakes after the last item was taken
+ * takes no part and is not waited for. A NULL pool, a pool of one thread, or a pool in use by
+ * another call (or by this one: an item that calls back) runs every item on the caller. */
+void kz_pool_run(kz_pool *p, long long nitems, kz_pool_fn fn, void *arg);
 
 #endif

@@ -95,7 +95,7 @@ describe("threads 1, 2 and 3 give identical bits #asan", function()
     local vm = { unpack(amps) }
     vm[56] = 1e120 -- the last member of chunk 0 leaves the bound at once
     local e = ens.pendulum { l = ls, g = gs, vmax = vm, omega = oms, theta0 = th0 }
-    for _, st in ipairs { "rk4", "verlet" } do
+    for _, st in ipairs { "rk4", "verlet", "dp5" } do -- (dp5 swaps its force chain every step)
       local ref
       for _, th in ipairs { 1, 2, 3 } do
         local q, v, f, w, ob = ens.run(e, { stepper = st, h = 2e-4, n = 700, q0 = q0s, threads = th,
@@ -209,6 +209,8 @@ describe("observers agree with the same quantities computed in Lua #asan", funct
     local _, _, failed, _, ob = ens.run(e, { h = h, n = n, q0 = q0s, v0 = 0.3, threads = 2, observe = {
       every = every, max = { "q", "v" }, cross = { { "q", level = 0.5, abs = true }, { "v", level = -2, dir = "down", every = 5 } },
       sample = { "v", every = 100 }, final = "hamiltonian" } })
+    local _, _, _, _, oq = ens.run(e, { h = h, n = n, q0 = q0s, v0 = 0.3, observe = { sample = { "q", every = 200 } } })
+    local _, _, _, _, oa = ens.run(e, { h = h, n = n, q0 = q0s, v0 = 0.3, observe = { sample = { every = 300 } } })
     assert.are.same({ 0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06 }, (function()
       local t = {}
       for j, x in ipairs(ob.sample.t) do t[j] = math.floor(x * 1e4 + 0.5) / 1e4 end
@@ -230,6 +232,11 @@ describe("observers agree with the same quantities computed in Lua #asan", funct
         end
         if k % 5 == 0 and not tv and y[1] <= -2 then tv = t end
         if k % 100 == 0 then agree(ob.sample.v[k / 100 + 1][m], y[1], "sample v member " .. m .. " step " .. k) end
+        if k % 200 == 0 then agree(oq.sample.q[k / 200 + 1][m], y[0], "sample q member " .. m .. " step " .. k) end
+        if k % 300 == 0 then
+          agree(oa.sample.q[k / 300 + 1][m], y[0], "sample (all) q member " .. m .. " step " .. k)
+          agree(oa.sample.v[k / 300 + 1][m], y[1], "sample (all) v member " .. m .. " step " .. k)
+        end
       end
       agree(ob.max.q[m], mq, "max q member " .. m)
       agree(ob.max.v[m], mv, "max v member " .. m)

@@ -259,6 +259,13 @@ describe("ensembles: every parameter, every chunk, every failure #asan", functio
     local r = kz.report()
     assert.are.equal(C.KZ_EMODEL, C.kz_ens_hmm_run(e.c, p, kz.vec(4), kz.vec(12), 3, ffi.new("int[2]"), nil, 0, nil, r))
     assert.are.equal("phase_accel", ffi.string(r.param))
+    -- SAM with no output time is refused
+    local sp, mac = ffi.new("kz_sam_params"), ffi.new("kz_macro")
+    sp.period, sp.n = 1, 8
+    mac.kind, mac.type, mac.H = C.KZ_MACRO_FIXED, kz.stepper("rk4"), 0.1
+    assert.are.equal(C.KZ_EDOMAIN, C.kz_ens_sam_run(kz.stepper("rk4"), e.c, sp, mac, kz.vec(4), 0, kz.vec(1), kz.vec(4),
+                                                    ffi.new("int[2]"), nil, 0, nil, r))
+    assert.are.equal("nout", ffi.string(r.param))
     assert.is_false(ens.pendulum { l = 0.2, g = 9.8, vmax = 1, omega = { 50, 51 }, theta0 = 0.3 }.phase)
     assert.is_false(ens.pendulum { l = 0.2, g = 9.8, vmax = 1, omega = { 50, 50, 51 } }.phase)
     assert.is_true(ens.pendulum { l = 0.2, g = 9.8, vmax = { 1, 2 }, omega = 50, theta0 = 0.3 }.phase)
@@ -430,13 +437,32 @@ static int force(const kz_par *p, double t, const double *q, double *a)
     X0[5 * n + 3] = 0 / 0 -- member 4 (its last component) starts not finite
     local p = hmm.slow_params { H = 0.01 / 40, T = 0.01 / 8, eta = 1e-4, h = 1e-5 }
     local out, f, r = kz.vec(6 * d * n), ffi.new("int[5]"), kz.report()
-    kz.call("kz_ens_slow_run", top.vib, top.slow["32"], p, n, X0, out, 6, f, nil, 0, ens.pool(2), r)
+    local o = ffi.new("kz_obs[1]") -- one observer: the largest |x_1| over the rows
+    o[0].kind, o[0].comp, o[0].every, o[0].out, o[0].nout = C.KZ_OBS_MAX, 0, 1, kz.vec(n), n
+    kz.call("kz_ens_slow_run", top.vib, top.slow["32"], p, n, X0, out, 6, f, o, 1, ens.pool(2), r)
     assert.are.same({ 0, 2, 0, 1, 0 }, { f[0], f[1], f[2], f[3], f[4] })
     for row = 0, 5 do
       assert.is_true(out[(row * d + 2) * n + 1] ~= out[(row * d + 2) * n + 1])
       assert.is_true(out[(row * d + 2) * n + 2] == out[(row * d + 2) * n + 2])
     end
-    assert.is_true(tonumber(r.force_evals) > 0)
+    -- the counts per member and the observer are the scalar run's
+    local xs, _, cs = hmm.slow_run(top, { set = "32", H = 0.01 / 40, T = 0.01 / 8, eta = 1e-4, h = 1e-5, x0 = x0s[3] })
+    for _, k in ipairs { "micro_steps", "force_evals", "macro_steps", "jac_evals" } do
+      assert.are.equal(cs[k], tonumber(r[k]), k)
+    end
+    local mx = 0
+    for j = 1, 6 do mx = math.max(mx, math.abs(xs[1][j])) end
+    assert.are.equal(mx, o[0].out[2])
+    assert.is_true(o[0].out[1] ~= o[0].out[1] and o[0].out[3] ~= o[0].out[3]) -- failed: NaN
+    -- no member, or a set-up error that fails every member, is the call's error
+    local r0 = kz.report()
+    assert.are.equal(C.KZ_EDOMAIN, C.kz_ens_slow_run(top.vib, top.slow["32"], p, 0, X0, out, 6, f, nil, 0, nil, r0))
+    assert.are.equal("M", ffi.string(r0.param))
+    local bad = hmm.slow_params { H = 0.01 / 40, T = 0.01 / 8, eta = 1e-4, h = 3e-5 } -- (eta/2)/h not whole
+    local rb = kz.report()
+    local st = C.kz_ens_slow_run(top.vib, top.slow["32"], bad, n, X0, out, 6, f, nil, 0, nil, rb)
+    assert.are.equal(C.KZ_EGRID, st)
+    assert.is_truthy(rb.param ~= nil)
   end)
 
   it("pieces between checks keep one run's clock and force chain: observers change no bit, nor the counts", function()
@@ -553,6 +579,68 @@ static int f(const kz_par *p, double t, const double *y, double *d)
       else
         assert.is_true(ys[2][2][m] ~= ys[2][2][m])
       end
+    end
+  end)
+end)
+
+describe("ensembles: where frozen members are parked #asan", function()
+  it("a member that starts bad at the origin, a stopped one where it stopped, at rest: the model is fine there", function()
+    -- a model that refuses q > qmax: an ensemble call fails if it is evaluated beyond
+    local spec = { name = "ens_fails_at", nq = 1, params = { "c", "qmax" }, c = { accel = "force", source = [[
+static int force(const kz_par *p, double t, const double *q, double *a)
+{
+  if (q[0] > p->qmax) return KZ_EDOMAIN;
+  a[0] = p->c + 0.5 * sin(3 * t) * q[0];
+  return KZ_OK;
+}]] } }
+    local M = 70
+    local cs, qmax, q0, v0 = {}, {}, {}, {}
+    for m = 1, M do cs[m], qmax[m], q0[m], v0[m] = 1, 1e9, 0, 0 end
+    q0[3], qmax[3] = 0.3, 0.05           -- starts bad (its velocity): parked at the origin
+    q0[60], v0[60], qmax[60] = 0.5, 5, 0.51 -- stops at the start, moving: parked at rest
+    qmax[64] = 0.31                     -- stops when q >= 0.3 during the run, then parked
+    local e = ens.user(spec, { c = cs, qmax = qmax })
+    local y, f, r = kz.vec(2 * M), ffi.new("int[?]", M), kz.report()
+    for m = 1, M do y[m - 1], y[M + m - 1] = q0[m], v0[m] end
+    y[M + 2] = 0 / 0
+    local stop = ffi.new("kz_obs[1]")
+    stop[0].kind, stop[0].comp, stop[0].every, stop[0].level, stop[0].stop = C.KZ_OBS_CROSS, 0, 1, 0.3, 1
+    stop[0].out, stop[0].nout = kz.vec(M), M
+    kz.call("kz_ens_run", kz.stepper("verlet"), e.c, 0, 1e-3, 1000, y, f, stop, 1, ens.pool(2), r)
+    assert.are.equal(1, f[2])
+    assert.are.equal(3, f[59])
+    assert.are.equal(0.5, y[59])
+    assert.are.equal(5, y[M + 59])          -- its state as it was when it stopped (at the start)
+    assert.are.equal(3, f[63])
+    assert.is_true(y[63] >= 0.3 and y[63] < 0.31)
+    -- SAM too parks the member that starts bad at the origin (the fast period 1, no stop)
+    local y0 = kz.vec(2 * M)
+    for m = 1, M do y0[m - 1], y0[M + m - 1] = 0, 0 end
+    y0[2], y0[M + 2] = 0.3, 0 / 0
+    local p = ffi.new("kz_sam_params")
+    p.period, p.n, p.diff = 1, 8, C.KZ_SAM_CENTRAL2
+    local mac = ffi.new("kz_macro")
+    mac.kind, mac.type, mac.H = C.KZ_MACRO_FIXED, kz.stepper("rk4"), 0.02
+    local fs, qm = ffi.new("int[?]", M), {}
+    for m = 1, M do qm[m] = m == 3 and 0.05 or 1e9 end
+    local es = ens.user(spec, { c = cs, qmax = qm })
+    kz.call("kz_ens_sam_run", kz.stepper("rk4"), es.c, p, mac, y0, 1, kz.vec(1, { 0.04 }), kz.vec(2 * M), fs, nil, 0, nil, kz.report())
+    assert.are.equal(1, fs[2])
+    -- a bound below 1 is a bound too; one that is not a number >= 0, or no member at all, is refused
+    local eb = ens.user(spec, { c = { 1, 1, 1 }, qmax = 1e9 })
+    eb.c.bound = 0.5
+    local qb, _, fb = ens.run(eb, { stepper = "rk4", h = 1e-3, n = 10, q0 = { 0, 0.6, 0 } })
+    assert.are.same({ 2, 1, 2 }, fb) -- their force (1) is beyond it at once; 0.6 from the start
+    assert.is_true(qb[1] ~= qb[1])
+    eb.c.M = 0
+    local r0 = kz.report()
+    assert.are.equal(C.KZ_EDOMAIN, C.kz_ens_run(kz.stepper("rk4"), eb.c, 0, 1e-3, 1, kz.vec(6), ffi.new("int[3]"), nil, 0, nil, r0))
+    assert.are.equal("M", ffi.string(r0.param))
+    for _, b in ipairs { -1, 0 / 0 } do
+      e.c.bound = b
+      local r2 = kz.report()
+      assert.are.equal(C.KZ_EDOMAIN, C.kz_ens_run(kz.stepper("rk4"), e.c, 0, 1e-3, 1, kz.vec(2 * M), ffi.new("int[?]", M), nil, 0, nil, r2))
+      assert.are.equal("bound", ffi.string(r2.param))
     end
   end)
 end)

@@ -33,7 +33,7 @@ local function close(a, b, tol, what)
   assert(math.abs(a - b) <= tol * math.max(1, math.abs(b)), string.format("%s: %.17g against %.17g", what, a, b))
 end
 
-describe("Strang splitting on flows that depend on t", function()
+describe("Strang splitting on flows that depend on t #asan", function()
   -- A: y1' = cos t, y2' = 0;  B: y1' = 0, y2' = t^2 (each flow exact): they commute, so one
   -- Strang step is exact whatever h, if A's halves cover [t, t + h/2] and [t + h/2, t + h] and B
   -- covers [t, t + h]
@@ -80,7 +80,7 @@ describe("Strang splitting on flows that depend on t", function()
   end)
 end)
 
-describe("Fredbo's ve scheme (35) on forces that depend on t", function()
+describe("Fredbo's ve scheme (35) on forces that depend on t #asan", function()
   -- one step of (35) written out: u = y[0 .. m), w = y[m .. d)
   local function ve_step(F, G, m, d, t, h, y)
     local u, f0 = {}, F(t, y)
@@ -174,7 +174,7 @@ describe("Fredbo's ve scheme (35) on forces that depend on t", function()
   end)
 end)
 
-describe("Strang splitting when a flow fails, or f is asked of flows alone", function()
+describe("Strang splitting when a flow fails, or f is asked of flows alone #asan", function()
   local name = ffi.new("char[5]", "kick")
   -- flows that fail (flow_a on its second call, the step's last half: it may name itself in the
   -- report, or flow_b), after changing the state

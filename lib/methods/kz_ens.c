@@ -15,11 +15,13 @@
  *
  * A member whose state or force is not finite, or exceeds e->bound in magnitude, is flagged in
  * failed[m] (1 = state at the start, 2 = during the run) and frozen from then on (its force is
- * set to zero, and in a direct run its state to the origin at the next check), so that the big
- * system stays finite and the other members go on. The guard sees the forces and the state it is
+ * set to zero, and in a direct run its state to the origin at the next check: the model is still
+ * evaluated there, its force discarded), so that the big system stays finite and the other
+ * members go on. The guard sees the forces and the state it is
  * given (q alone in the second-order form); every component of the state is checked again at
  * each check of a direct run (the end at least) and at each output row of the other methods. A frozen member's state is meaningless and is
- * returned as NaN. A member an observer stops (3) is frozen the same way, its state kept aside.
+ * returned as NaN. A member an observer stops (3) is frozen the same way, its state kept aside
+ * and the member parked where it stopped, at rest (clear_frozen).
  *
  * Chunks and threads (issue 28): the members are split into the chunks of kz_ens_chunk (a layout
  * that depends on M alone: a member's lane in the vector loops, hence its last bits, does not
@@ -254,15 +256,17 @@ typedef struct run_job {
   atomic_llong first_fail; /* the lowest failing chunk: later ones need not run */
 } run_job;
 
-/* Zero the state and the FSAL force of the frozen members from index k0 of the frozen list. */
+/* Park the frozen members from index k0 of the frozen list where their zeroed force keeps them:
+ * a failed member at the origin, a stopped one where it stopped, at rest (its velocities zeroed
+ * in the second-order form), so that the model is evaluated there; the FSAL force zeroed too. */
 static void clear_frozen(kz_chunk *c, int k0, const kz_chain *ch, int fsal)
 {
-  const int d = c->e->dim;
-  for (int k = k0; k < c->nfrozen; k++)
-    for (int i = 0; i < d; i++) {
-      c->y[(size_t)i * c->M + c->frozen[k]] = 0.0;
-      if (fsal && ch->primed) ch->f[(size_t)i * c->M + c->frozen[k]] = 0.0;
-    }
+  const int d = c->e->dim, nq = c->e->nq;
+  for (int k = k0; k < c->nfrozen; k++) {
+    const int m = c->frozen[k], from = c->failed[m] == KZ_ENS_STOPPED ? nq : 0;
+    for (int i = from; i < d; i++) c->y[(size_t)i * c->M + m] = 0.0;
+    for (int i = 0; fsal && ch->primed && i < d; i++) ch->f[(size_t)i * c->M + m] = 0.0;
+  }
 }
 
 static int run_chunk(run_job *J, kz_chunk *c)

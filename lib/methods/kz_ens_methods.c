@@ -255,10 +255,16 @@ int kz_ens_slow_run(const kz_vib *m, const kz_slow *s, const kz_slow_params *p, 
   free(a.rep);
   if (st == KZ_ENOMEM && !(a.status && a.first_ok && a.rep)) return kz_bad(r, st, "work");
   if (st != KZ_OK) return st;
-  /* a set-up error (bad parameters) fails every member the same way: report it as the call's */
+  /* a set-up error (bad parameters) fails every member that started well the same way: report
+   * it as the call's, from the first of them run again */
+  long long first = -1;
   int all = 1;
-  for (long long i = 0; i < M && all; i++) all = failed[i] == KZ_ENS_LEFT;
-  if (all) {
+  for (long long i = 0; i < M && all; i++) {
+    if (failed[i] == KZ_ENS_BADSTART) continue;
+    all = failed[i] == KZ_ENS_LEFT;
+    if (first < 0) first = i;
+  }
+  if (all && first >= 0) {
     double *x = malloc(sizeof(double) * (size_t)s->dim * (size_t)(N + 1));
     double *x0m = malloc(sizeof(double) * (size_t)s->dim);
     if (!x || !x0m) {
@@ -266,7 +272,7 @@ int kz_ens_slow_run(const kz_vib *m, const kz_slow *s, const kz_slow_params *p, 
       free(x0m);
       return kz_bad(r, KZ_ENOMEM, "work");
     }
-    for (int i = 0; i < s->dim; i++) x0m[i] = x0[(size_t)i * (size_t)M];
+    for (int i = 0; i < s->dim; i++) x0m[i] = x0[(size_t)i * (size_t)M + (size_t)first];
     st = kz_slow_run(m, s, p, x0m, x, N + 1, NULL, r);
     free(x);
     free(x0m);

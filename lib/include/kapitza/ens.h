@@ -97,7 +97,8 @@ long long kz_obs_checks(long long n, long long every);
  * with the library's own method on the big system of dimension dim * M, and writes failed[m]
  * (M ints, caller-owned): 0 = fine, 1 = non-finite or out-of-bound initial state, 2 = left the
  * bound during the run (frozen: its outputs are NaN), 3 = stopped by an observer (its state held
- * where it stopped). Work is split into the chunks of consecutive members of kz_ens_chunk,
+ * where it stopped). The model is still evaluated for a frozen member, its force discarded: in a
+ * direct run at the origin (failed), or where it stopped, at rest (stopped). Work is split into the chunks of consecutive members of kz_ens_chunk,
  * handed out to the pool's threads one at a time (pool NULL: the calling thread),
  * so that every thread gets a fair share of the work (a chunk whose members all stopped ends
  * early) and the results are bit-identical for any thread count. obs: nobs observers (may be
@@ -132,7 +133,8 @@ int kz_ens_sam_run(const kz_step_type *micro, const kz_ens *e, const kz_sam_para
  * (structure of arrays, s->dim * M): the least-squares solve couples a member's components, so
  * every member is its own scalar run (bit-identical to it), handed out to the threads one member
  * at a time. x_out gets (N+1) rows of dim * M numbers; a member whose run fails is flagged 2 (its
- * rows are NaN), one with a non-finite start 1; a failure of every member is the call's failure.
+ * rows are NaN), one with a non-finite start 1; a failure of every member that started well is
+ * the call's failure.
  * Observers as above over the rows (FINAL's fn: NULL par means the model's m->par). */
 int kz_ens_slow_run(const kz_vib *m, const kz_slow *s, const kz_slow_params *p, long long M,
                     const double *x0, double *x_out, long long nout, int *failed,

@@ -225,6 +225,52 @@ local function scaling(label, members, work, f, nsamples)
                                   th == 1 and "" or "s", Ti.median(t[th]), med, lo, hi))
   end
 end
+do -- what the machine gives now: k independent single-thread processes at once, each timing the
+  -- same call from one shared start, against one alone: k t_alone / max t (k on an idle machine)
+  local prog = os.tmpname()
+  local f = assert(io.open(prog, "wb"))
+  f:write(string.format([=[
+    package.path = %q
+    local ens, Ti = require "ensemble", require "timing"
+    local n, start, steps = tonumber(arg[1]), tonumber(arg[2]), tonumber(arg[3])
+    local amps = {}
+    for m = 1, n do amps[m] = 0.5 + 3 * (m - 1) / n end
+    local e = ens.pendulum { l = 0.2, g = 9.8, vmax = amps, omega = 100 }
+    while Ti.now() < start do end
+    local t0 = Ti.now()
+    ens.run(e, { h = 1e-4, n = steps, q0 = 0.1 })
+    io.write(string.format("%%.17g", Ti.now() - t0))
+  ]=], package.path))
+  f:close()
+  local function at_once(k)
+    local start = Ti.now() + 1.5
+    local ps, worst = {}, 0
+    for j = 1, k do ps[j] = io.popen(string.format("luajit %s %d %.17g %d", prog, P.big / 4, start, P.big_steps)) end
+    for j = 1, k do
+      local t = tonumber(ps[j]:read("*a"))
+      ps[j]:close()
+      assert(t, "bench-ensemble: a process of the machine row failed")
+      worst = math.max(worst, t)
+    end
+    return worst
+  end
+  local t = {}
+  for th = 1, maxth do t[th] = {} end
+  for k = 1, math.max(3, math.floor(P.samples / 2)) do
+    for th = 1, maxth do t[th][k] = at_once(th) end
+  end
+  for th = 1, maxth do
+    local cap = {}
+    for k = 1, #t[1] do cap[k] = th * t[1][k] / t[th][k] end
+    local lo, hi = Ti.minmax(cap)
+    local med = Ti.median(cap)
+    scale[#scale + 1] = { run = "the machine: single-thread processes at once (k x alone / slowest)", members = P.big / 4,
+                          work = "s per call (slowest)", threads = th, cores = cores, seconds = Ti.median(t[th]),
+                          speedup = med, speedup_min = lo, speedup_max = hi, per_core = med / th }
+    io.stderr:write(string.format("bench-ensemble: the machine gives %.2f of %d cores now (%.2f-%.2f)\n", med, th, lo, hi))
+  end
+  os.remove(prog)
+end
 do -- one large call
   local big = P.big
   local amps = {}

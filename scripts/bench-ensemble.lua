@@ -368,7 +368,9 @@ sc:write_text("bench/ensemble.md", "### Ensembles against scalar runs\n\n" ..
                 "load average %s when the table started and %s when it ended (other jobs on the machine take cores " ..
                 "from the higher thread counts). Every thread count in turn within each sample, %d samples " ..
                 "(%d of the map); speedup: the median of the per-sample ratio to 1 thread, its range beside it; per core: " ..
-                "speedup / threads. The map (scenarios/ex-kapitza-map.lua at its defaults, 200 × 200, a child process): the seconds " ..
+                "speedup / threads. The first rows measure the machine itself: k independent single-thread processes doing " ..
+                "the same call at once, k × the time alone / the slowest one's (k on an idle machine): read the pool's " ..
+                "speedups against them. The map (scenarios/ex-kapitza-map.lua at its defaults, 200 × 200, a child process): the seconds " ..
                 "it reports in its 200 ensemble calls, and its whole run (start-up, the 40,000-row table and the figure " ..
                 "included).\n\n", cpu_model(), cores, load0, load1, P.samples, P.map_samples) ..
   S.md_table({ "run", "members", "threads", "cores", "time (median)", "speedup", "spread", "per core" }, sbody) ..

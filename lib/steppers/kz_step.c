@@ -104,6 +104,22 @@ int kz_steps(const kz_step_type *T, const kz_sys *s, double t, double h, long lo
   return interval(T, s, t, 0, h, n, y, &f, &g, work, r);
 }
 
+int kz_steps_piece(const kz_step_type *T, const kz_sys *s, double t, long long k0, double h,
+                   long long n, double *y, double *work, kz_chain *ch, kz_report *r)
+{
+  if (n <= 0) return KZ_OK;
+  if (!ch->f) ch->f = work + T->work(s->dim), ch->g = ch->f + s->dim;
+  if (T->fsal && !ch->primed) {
+    const int st = kz_eval(s, t + (double)k0 * h, y, ch->f, r);
+    if (st != KZ_OK) {
+      if (r) r->fail_step = k0;
+      return st;
+    }
+    ch->primed = 1;
+  }
+  return interval(T, s, t, k0, h, n, y, &ch->f, &ch->g, work, r);
+}
+
 /* A step size: finite and not zero (negative integrates backward). A zero step would "succeed"
  * without advancing, which a caller never means. */
 static int check_h(double h, kz_report *r)

@@ -143,7 +143,7 @@ usage: kapitza sweep emit SCENARIO DIR --over key=v1,v2 ... [key=value ...] [--m
        kapitza sweep merge DIR
        kapitza sweep task DIR K
        kapitza sweep ensemble MODEL.lua DIR --over key=v1,v2 ... [method=NAME] [knobs] [key=value ...]
-                              [plot=NAME|none] [--lua] [--threads N] [--force] [--shards N]
+                              [observers] [plot=NAME|none] [--lua] [--threads N] [--force] [--shards N]
 A sweep of a scenario as independent commands, one per point (scripts/sweep.lua, whose header
 says more): emit writes DIR/commands.txt and, for Slurm, DIR/slurm.sh (a job-array batch script)
 and DIR/submit.sh (arrays below the cluster's MaxArraySize); run runs the commands here (GNU
@@ -158,10 +158,14 @@ writes DIR/data/sweep-<model>.tsv: per point the swept values, the state at T, s
   method=rk4 (or euler, symeuler, verlet, leapfrog, dp5, ve)  n=steps to T, or h=step
   method=hmm   N macro steps (H = T/N), n micro-steps per fast period (HMM-V; omega not swept)
   method=sam   N RK4 macro steps, n RK4 micro-steps per fast period (one fast period for all)
+Observers, recorded in the call per point (a column each; C source only):
+  max=q1[,v2]  the largest |component|     cross=q1:LEVEL[:abs][:down][:stop]  the first time beyond
+  final=NAME   the model's invariant at the end   samples=all|q1,..  DIR/data/sweep-<model>-samples.tsv
+  every=K      check every K steps (macro nodes for hmm, macro steps for sam), default 1
 Other keys are the model's (parameters, T, q0, v0, y0). A model run with its Lua functions
 (--lua, or no C source) does not vectorise: its points run one by one, said on stderr.
 The figure DIR/figures/sweep-<model>.svg (gnuplot, after the data): one swept key, the state at T
-against it; two, a heat map of one component (plot=NAME, a state column: default q, q1 or y1);
+against it; two, a heat map of one column (plot=NAME: a state or observer column, default q, q1 or y1);
 three or more, none. plot=none draws none; without gnuplot it is skipped, said on stderr.
 A grid of more than 1e6 points, or a run beyond the work limit (KZ_MAX_WORK, default 2e10 force
 evaluations) is refused in one line before anything runs; --force runs past the work limit.

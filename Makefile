@@ -65,11 +65,13 @@ build/asan/%.o: lib/%.c $(HDR)
 	$(CC) $(CSTD) $(WARN) $(INC) -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	  -fno-sanitize-recover=undefined $(XFLAGS) -fPIC -c $< -o $@
 
+# -z nodelete: the library stays mapped once loaded (LuaJIT closes what ffi.load opened when its
+# state closes, while the watch's monitor thread, lib/core/kz_watch.c, may still run its code)
 lib/libkapitza.so: $(OBJ) | deps-lib
-	$(CC) -shared -o $@ $(OBJ) $(LDLIBS)
+	$(CC) -shared -Wl,-z,nodelete -o $@ $(OBJ) $(LDLIBS)
 
 lib/libkapitza-asan.so: $(AOBJ) | deps-lib
-	$(CC) -shared -fsanitize=address,undefined -o $@ $(AOBJ) $(LDLIBS)
+	$(CC) -shared -Wl,-z,nodelete -fsanitize=address,undefined -o $@ $(AOBJ) $(LDLIBS)
 
 asan: lib/libkapitza-asan.so
 
@@ -201,7 +203,7 @@ D_BIN      = $(DESTDIR)$(BINDIR)
 
 build/dist/$(SOFILE): $(OBJ)
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS)
+	$(CC) -shared -Wl,-z,nodelete -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS)
 
 build/dist/libkapitza.a: $(OBJ)
 	@mkdir -p $(@D)

@@ -1,6 +1,6 @@
 # sweep-grid.gp -- `sweep ensemble` over two keys (lib/lua/kapitza/sweep/figure.lua): a heat map of
 # one component of the final state, one cell per point (x: the first key, y: the second), failed
-# points (status other than ok) grey.
+# points (status other than ok or stopped: an observer's stop) grey.
 # Given: root, datafile, outfile, comp (its column), complabel, title, nfail, and per axis p = x, y:
 # pkey (its column), plabel, pmode (lin: the values; log: log10 of the values; index: the value's
 # place, the values as tic labels), phalf (half a cell in the plotted coordinate), pn (how many
@@ -33,6 +33,6 @@ set offsets 0, 0, 0, 0
 set autoscale xfix
 set autoscale yfix
 set style fill solid 1.0 noborder
-ok(z) = strcol('status') eq 'ok' ? z : NaN
+ok(z) = strcol('status') eq 'ok' || strcol('status') eq 'stopped' ? z : NaN
 plot datafile using (@X):(@Y):(xhalf):(yhalf):(ok(column(comp))) with boxxyerror lc palette, \
-     datafile using (@X):(strcol('status') eq 'ok' ? NaN : @Y):(xhalf):(yhalf) with boxxyerror lc rgb '#bbbbbb'
+     datafile using (@X):(ok(1) == 1 ? NaN : @Y):(xhalf):(yhalf) with boxxyerror lc rgb '#bbbbbb'

@@ -5,10 +5,16 @@
 --   (a') the same as a user C model (tests/usermodel_pendulum.lua; ensemble.lua's ens.user);
 --   (b) the HMM of Calvo & Sanz-Serna Table 2.3 (Algorithm 2, H = 1/80, omega = 1e6), 1,024 members;
 --   (c) Sharp, Tsai & Engquist's HMM-V-v, Table 1 row 2 (eta = 50 eps, h = eps/50), 1,024 members;
---   (d) both cores: a 16,384-member RK4 ensemble on 2 threads against 1.
+--   (d) scaling (issue 28): threads 1, 2, ... up to the machine's cores, through the worker pool, for
+--       one large call (262,144 members), many short calls (200 members x 32 steps: the time per
+--       call) and the map (scenarios/ex-kapitza-map.lua at its defaults, run as a child process:
+--       the seconds in its ensemble calls, which it reports, and the whole run); every thread
+--       count in turn within each sample, the ratios to 1 thread per sample, their medians.
 -- Before timing, every member is checked against its scalar run (the largest relative difference
 -- is reported). Targets (issue 20): ensemble cost per member <= 1/8 of the scalar run's for
--- (a)-(c), <= 3 ns per member and force evaluation for the pendulum models, >= 1.8x on 2 threads.
+-- (a)-(c), <= 3 ns per member and force evaluation for the pendulum models; (issue 28) on 2 cores
+-- the map >= 1.8x and the short call >= 1.6x faster on 2 threads than on 1, at least 0.75 per core
+-- on more cores. The machine's core count and load average go with every row.
 --   luajit scripts/bench-ensemble.lua [--out DIR] [--quick] [samples=N] [sample=SECONDS]
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/lua/?.lua;" .. package.path
@@ -23,8 +29,12 @@ local ffi, C = kz.ffi, kz.C
 local sc = S.new { id = "bench-ensemble", title = "kapitza benchmark: ensembles against scalar runs",
   params = { { "samples", 7, "", "interleaved timing samples per side", integer = true, min = 3 },
              { "sample", 0.1, "s", "minimum length of one sample", positive = true },
-             { "members", 1024, "", "members of runs (a)-(c)", integer = true, min = 8 } },
-  quick = { samples = 3, sample = 0.01, members = 64 } }
+             { "members", 1024, "", "members of runs (a)-(c)", integer = true, min = 8 },
+             { "big", 262144, "", "members of the large call of the scaling table", integer = true, min = 64 },
+             { "big_steps", 50, "", "RK4 steps of the large call", integer = true, min = 1 },
+             { "map_samples", 5, "", "runs of the map per thread count (0: no map rows)", integer = true, min = 0 },
+             { "threads", 0, "", "largest thread count of the scaling table (0: the machine's cores)", integer = true, min = 0, max = 256 } },
+  quick = { samples = 3, sample = 0.01, members = 64, big = 4096, big_steps = 10, map_samples = 0 } }
 local P = sc:parse(arg)
 local Mn = P.members
 
@@ -75,7 +85,7 @@ local function rk4_row(label, make)
   end
   local function ensemble()
     for m = 0, Mn - 1 do Y[m], Y[Mn + m] = q0[m + 1], 0 end
-    assert(C.kz_ens_run(T, e.c, 0, h, n, Y, f, 1, r) == 0)
+    assert(C.kz_ens_run(T, e.c, 0, h, n, Y, f, nil, 0, nil, r) == 0)
   end
   local md = 0
   ensemble()
@@ -124,7 +134,7 @@ do
     end
     evals = tonumber(r.force_evals)
   end
-  local function ensemble() assert(C.kz_ens_hmm_run(e.c, p, E0, Ey, N + 1, f, 1, r) == 0) end
+  local function ensemble() assert(C.kz_ens_hmm_run(e.c, p, E0, Ey, N + 1, f, nil, 0, nil, r) == 0) end
   ensemble()
   local md = 0
   for m = 1, Mn do
@@ -160,7 +170,7 @@ do
     end
     evals = tonumber(r.force_evals)
   end
-  local function ensemble() assert(C.kz_ens_hmm_run(e.c, p, E0, Ey, N + 1, f, 1, r) == 0) end
+  local function ensemble() assert(C.kz_ens_hmm_run(e.c, p, E0, Ey, N + 1, f, nil, 0, nil, r) == 0) end
   ensemble()
   local md = 0
   for m = 1, Mn, math.max(1, math.floor(Mn / 16)) do
@@ -178,41 +188,170 @@ do
   record("ste HMM-V-v H=0.1 row 2", Mn, evals, Ti.median(ta), Ti.median(tb), Ti.median(ratio), lo, hi, md, e.width)
 end
 
--- (d) both cores ---------------------------------------------------------------------------------
-local threads
-do
-  local big = 16 * Mn
+-- (d) scaling through the worker pool ------------------------------------------------------------
+local cores = require("kapitza.sweep.pool").cores()
+local maxth = P.threads > 0 and P.threads or cores
+local function loadavg()
+  local f = io.open("/proc/loadavg", "rb")
+  local s = f and f:read("*l") or ""
+  if f then f:close() end
+  return s:match("^(%S+)") or "?"
+end
+local function cpu_model()
+  local f = io.open("/proc/cpuinfo", "rb")
+  local s = f and f:read("*a") or ""
+  if f then f:close() end
+  return (s:match("model name%s*:%s*([^\n]+)") or "unknown CPU"):gsub("%s+", " ")
+end
+local load0 = loadavg()
+local scale = {}
+-- time f(th) for th = 1 .. maxth within each sample; per thread count the median time and the
+-- median (and range) of the per-sample ratio to 1 thread
+local function scaling(label, members, work, f, nsamples)
+  local t = {}
+  for th = 1, maxth do t[th] = {} end
+  for k = 1, nsamples do
+    for th = 1, maxth do t[th][k] = f(th) end
+  end
+  for th = 1, maxth do
+    local ratio = {}
+    for k = 1, nsamples do ratio[k] = t[1][k] / t[th][k] end
+    local lo, hi = Ti.minmax(ratio)
+    local med = Ti.median(ratio)
+    scale[#scale + 1] = { run = label, members = members, work = work, threads = th, cores = cores,
+                          seconds = Ti.median(t[th]), speedup = med, speedup_min = lo, speedup_max = hi,
+                          per_core = med / th }
+    io.stderr:write(string.format("bench-ensemble: %s, %d thread%s: %.4g s, %.2fx (%.2f-%.2f) against 1 thread\n", label, th,
+                                  th == 1 and "" or "s", Ti.median(t[th]), med, lo, hi))
+  end
+end
+do -- what the machine gives now: k independent single-thread processes at once, each timing the
+  -- same call from one shared start, against one alone: k t_alone / max t (k on an idle machine)
+  local prog = os.tmpname()
+  local f = assert(io.open(prog, "wb"))
+  f:write(string.format([=[
+    package.path = %q
+    local ens, Ti = require "kapitza.ensemble", require "kapitza.timing"
+    local n, start, steps = tonumber(arg[1]), tonumber(arg[2]), tonumber(arg[3])
+    local amps = {}
+    for m = 1, n do amps[m] = 0.5 + 3 * (m - 1) / n end
+    local e = ens.pendulum { l = 0.2, g = 9.8, vmax = amps, omega = 100 }
+    while Ti.now() < start do end
+    local t0 = Ti.now()
+    ens.run(e, { h = 1e-4, n = steps, q0 = 0.1 })
+    io.write(string.format("%%.17g", Ti.now() - t0))
+  ]=], package.path))
+  f:close()
+  local function at_once(k)
+    local start = Ti.now() + 1.5
+    local ps, worst = {}, 0
+    for j = 1, k do ps[j] = io.popen(string.format("luajit %s %d %.17g %d", prog, P.big / 4, start, P.big_steps)) end
+    for j = 1, k do
+      local t = tonumber(ps[j]:read("*a"))
+      ps[j]:close()
+      assert(t, "bench-ensemble: a process of the machine row failed")
+      worst = math.max(worst, t)
+    end
+    return worst
+  end
+  local t = {}
+  for th = 1, maxth do t[th] = {} end
+  for k = 1, math.max(3, math.floor(P.samples / 2)) do
+    for th = 1, maxth do t[th][k] = at_once(th) end
+  end
+  for th = 1, maxth do
+    local cap = {}
+    for k = 1, #t[1] do cap[k] = th * t[1][k] / t[th][k] end
+    local lo, hi = Ti.minmax(cap)
+    local med = Ti.median(cap)
+    scale[#scale + 1] = { run = "the machine: single-thread processes at once (k x alone / slowest)", members = P.big / 4,
+                          work = "s per call (slowest)", threads = th, cores = cores, seconds = Ti.median(t[th]),
+                          speedup = med, speedup_min = lo, speedup_max = hi, per_core = med / th }
+    io.stderr:write(string.format("bench-ensemble: the machine gives %.2f of %d cores now (%.2f-%.2f)\n", med, th, lo, hi))
+  end
+  os.remove(prog)
+end
+do -- one large call
+  local big = P.big
   local amps = {}
   for m = 1, big do amps[m] = 0.5 + 3 * (m - 1) / big end
   local e = ens.pendulum { l = 0.2, g = 9.8, vmax = amps, omega = 100 }
   local Y, f, r = kz.vec(2 * big), ffi.new("int[?]", big), kz.report()
-  local function go(th)
-    return function()
-      for m = 0, big - 1 do Y[m], Y[big + m] = 0.1, 0 end
-      assert(C.kz_ens_run(kz.stepper("rk4"), e.c, 0, 1e-4, 200, Y, f, th, r) == 0)
-    end
+  local T = kz.stepper("rk4")
+  local function call(th)
+    for m = 0, big - 1 do Y[m], Y[big + m] = 0.1, 0 end
+    assert(C.kz_ens_run(T, e.c, 0, 1e-4, P.big_steps, Y, f, nil, 0, ens.pool(th), r) == 0)
   end
-  local t1, t2, ratio, lo, hi = race(go(1), go(2))
-  threads = { members = big, one = t1, two = t2, ratio = ratio, lo = lo, hi = hi }
-  io.stderr:write(string.format("bench-ensemble: %d members on 2 threads: %.2fx faster than on 1 (%.2f-%.2f)\n", big, ratio, lo, hi))
-  rows[#rows + 1] = { run = "RK4 pendulum, 2 threads against 1", members = big, scalar_s_per_member = t1 / big,
-                      ensemble_s_per_member = t2 / big, ratio = ratio, ratio_min = lo, ratio_max = hi,
-                      ns_per_member_eval = t2 / big / 800 * 1e9, evals_per_member = 800, max_rel_diff = 0,
-                      width = e.width }
+  call(1)
+  scaling(string.format("one large call: RK4, %d steps", P.big_steps), big, "s per call",
+          function(th) return per_call(function() call(th) end) end, P.samples)
 end
+do -- many short calls
+  local amps = {}
+  for m = 1, 200 do amps[m] = 0.5 + 3 * (m - 1) / 200 end
+  local e = ens.pendulum { l = 0.2, g = 9.8, vmax = amps, omega = 100 }
+  local Y, f, r = kz.vec(400), ffi.new("int[200]"), kz.report()
+  local T = kz.stepper("rk4")
+  local function call(th)
+    for m = 0, 199 do Y[m], Y[200 + m] = 0.1, 0 end
+    assert(C.kz_ens_run(T, e.c, 0, 1e-4, 32, Y, f, nil, 0, ens.pool(th), r) == 0)
+  end
+  scaling("many short calls: RK4, 32 steps", 200, "s per call",
+          function(th) return per_call(function() call(th) end) end, P.samples)
+end
+if P.map_samples > 0 then -- the map at its defaults, as a user runs it
+  local tmp = os.tmpname()
+  os.remove(tmp)
+  local out = {}
+  local function map(th)
+    local t0 = Ti.now()
+    local p = io.popen(string.format("luajit %s/scenarios/ex-kapitza-map.lua --out %s threads=%d 2>&1", root, tmp, th))
+    local log = p:read("*a")
+    p:close()
+    local wall = Ti.now() - t0
+    local calls = tonumber(log:match("runs in %d+ ensemble calls, ([%d%.e%+%-]+) s in the calls"))
+    assert(calls, "bench-ensemble: the map did not report its time in the calls:\n" .. log)
+    out[th] = out[th] or {}
+    out[th][#out[th] + 1] = wall
+    return calls
+  end
+  scaling("the map at its defaults: its ensemble calls", 40000, "s in the calls", map, P.map_samples)
+  -- the whole runs (the same runs: start-up, writing and the figure included)
+  local t = out
+  for th = 1, maxth do
+    local ratio = {}
+    for k = 1, #t[1] do ratio[k] = t[1][k] / t[th][k] end
+    local lo, hi = Ti.minmax(ratio)
+    local med = Ti.median(ratio)
+    scale[#scale + 1] = { run = "the map at its defaults: the whole run", members = 40000, work = "s per run", threads = th,
+                          cores = cores, seconds = Ti.median(t[th]), speedup = med, speedup_min = lo, speedup_max = hi,
+                          per_core = med / th }
+  end
+  os.execute("rm -rf '" .. tmp .. "'")
+end
+local load1 = loadavg()
 
 local cols = { "run", "members", "scalar_s_per_member", "ensemble_s_per_member", "ratio", "ratio_min", "ratio_max",
                "ns_per_member_eval", "evals_per_member", "max_rel_diff", "width" }
 sc:write_tsv("bench/ensemble.tsv", cols, rows,
-  { string.format("bench-ensemble: scalar library runs (one call per member) against one ensemble call; medians of %d interleaved samples of >= %g s; the last row: 2 threads (ensemble column) against 1 (scalar column)",
+  { string.format("bench-ensemble: scalar library runs (one call per member) against one ensemble call; medians of %d interleaved samples of >= %g s",
                   P.samples, P.sample) })
+local scols = { "run", "members", "threads", "cores", "seconds", "speedup", "speedup_min", "speedup_max", "per_core" }
+sc:write_tsv("bench/ensemble-scaling.tsv", scols, scale,
+  { string.format("bench-ensemble scaling: %s, %d cores; load average %s at the start, %s at the end; seconds: the median time (work column of the .md); speedup: the median over the samples of the ratio to 1 thread",
+                  cpu_model(), cores, load0, load1) })
 local body = {}
-for i, r in ipairs(rows) do
+for _, r in ipairs(rows) do
   body[#body + 1] = { r.run, tostring(r.members), string.format("%.3g", r.scalar_s_per_member),
                       string.format("%.3g", r.ensemble_s_per_member), string.format("**%.2f**", r.ratio),
-                      string.format("%.2f–%.2f", r.ratio_min, r.ratio_max),
-                      i < #rows and string.format("%.2f", r.ns_per_member_eval) or "–",
-                      i < #rows and string.format("%.1e", r.max_rel_diff) or "–" }
+                      string.format("%.2f–%.2f", r.ratio_min, r.ratio_max), string.format("%.2f", r.ns_per_member_eval),
+                      string.format("%.1e", r.max_rel_diff) }
+end
+local sbody = {}
+for _, r in ipairs(scale) do
+  sbody[#sbody + 1] = { r.run, tostring(r.members), tostring(r.threads), tostring(r.cores), string.format("%.4g %s", r.seconds, r.work),
+                        string.format("**%.2f**", r.speedup), string.format("%.2f–%.2f", r.speedup_min, r.speedup_max),
+                        string.format("%.2f", r.per_core) }
 end
 sc:write_text("bench/ensemble.md", "### Ensembles against scalar runs\n\n" ..
   "One ensemble call (lib/methods/kz_ens.c: the members as one structure-of-arrays system, the vectorised " ..
@@ -222,5 +361,18 @@ sc:write_text("bench/ensemble.md", "### Ensembles against scalar runs\n\n" ..
   "the vector math library's rounding of sin and cos, propagated).\n\n" ..
   S.md_table({ "run", "members", "scalar [s/member]", "ensemble [s/member]", "scalar / ensemble", "spread",
                "ns per member-evaluation", "max rel. diff." }, body) ..
-  "\nTargets (issue 20): scalar / ensemble ≥ 8 for the first three rows; ≤ 3 ns per member and force " ..
-  "evaluation for the pendulum models; the last row (2 threads against 1 on one ensemble) ≥ 1.8.\n")
+  "\nTargets (issue 20): scalar / ensemble ≥ 8 for the three rows; ≤ 3 ns per member and force " ..
+  "evaluation for the pendulum models.\n\n" ..
+  "### Scaling over threads\n\n" ..
+  string.format("The worker pool (lib/methods/kz_pool.c: made once, woken per call) on %s, **%d cores**; " ..
+                "load average %s when the table started and %s when it ended (other jobs on the machine take cores " ..
+                "from the higher thread counts). Every thread count in turn within each sample, %d samples " ..
+                "(%d of the map); speedup: the median of the per-sample ratio to 1 thread, its range beside it; per core: " ..
+                "speedup / threads. The first rows measure the machine itself: k independent single-thread processes doing " ..
+                "the same call at once, k × the time alone / the slowest one's (k on an idle machine): read the pool's " ..
+                "speedups against them. The map (scenarios/ex-kapitza-map.lua at its defaults, 200 × 200, a child process): the seconds " ..
+                "it reports in its 200 ensemble calls, and its whole run (start-up, the 40,000-row table and the figure " ..
+                "included).\n\n", cpu_model(), cores, load0, load1, P.samples, P.map_samples) ..
+  S.md_table({ "run", "members", "threads", "cores", "time (median)", "speedup", "spread", "per core" }, sbody) ..
+  "\nTargets (issue 28): on 2 cores the map's calls ≥ 1.8× and the short call ≥ 1.6× faster on 2 threads than on 1; " ..
+  "at least 0.75 per core on machines with more cores.\n")

@@ -6,7 +6,9 @@
 -- other files byte for byte, a file on one side only is a difference. Prints one line per file
 -- (the first differences under it) and a summary with the number of files, rows and cells
 -- compared. Exit status 0 when everything agrees, 1 when something differs, 2 for a usage error,
--- a directory that does not exist, or a comparison of nothing. No shell is involved.
+-- a directory that does not exist, a file that is not a regular file or cannot be read (named, not
+-- opened: a FIFO, a device), or a comparison of nothing. Control bytes of cells and names are
+-- printed as \xNN. No shell is involved.
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/lua/?.lua;" .. package.path
 local Cmp = require "kapitza.compare"
@@ -59,9 +61,9 @@ for _, f in ipairs(res.files) do
   if #r.diffs == 0 then
     local what = ({ tsv = string.format("%d rows, %d cells, max rel diff %.2g", r.rows, r.cells, r.worst),
                     columns = "columns (timings: values not compared)", bytes = "identical" })[r.kind]
-    print(string.format("ok   %-40s %s", f.name, what))
+    print(string.format("ok   %-40s %s", Cmp.printable(f.name), what))
   else
-    print(string.format("DIFF %-40s %d difference%s", f.name, #r.diffs, #r.diffs == 1 and "" or "s"))
+    print(string.format("DIFF %-40s %d difference%s", Cmp.printable(f.name), #r.diffs, #r.diffs == 1 and "" or "s"))
     for k = 1, math.min(#r.diffs, SHOW) do print("       " .. r.diffs[k]) end
     if #r.diffs > SHOW then print(string.format("       ... and %d more", #r.diffs - SHOW)) end
   end

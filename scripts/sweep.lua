@@ -48,20 +48,24 @@
 --       shard that holds files of another scenario, a shard directory that is not part of this
 --       sweep, or a damaged sweep.txt is refused in one line.
 --   luajit scripts/sweep.lua ensemble MODEL.lua DIR --over key=v1,v2,... [--over key2=...] [method=NAME]
---                                 [knobs] [key=value ...] [plot=NAME|none] [--lua] [--threads N] [--force]
+--                                 [knobs] [observers] [key=value ...] [plot=NAME|none] [--lua] [--threads N] [--force]
 --                                 [--shards N [--max-array N]]
 --       not a scenario but a model file (lib/lua/kapitza/modelfile.lua): the product of the --over
 --       lists (the first outermost, the point order of emit) over its parameters and initial state
 --       (q0, v0 for one degree of freedom; q0_<i>, v0_<i>, y0_<i> one component for more) runs as
 --       ONE ensemble call (lib/lua/kapitza/ensemble.lua), vectorised over the points and split over N
 --       threads (default: the cores), into DIR/data/sweep-<model>.tsv: per point the swept values,
---       the state at T, a status (ok, failed:start, failed:bound, failed:crash) and the evaluations
---       per member; comments say the model, method, knobs, vector width and threads. method=rk4
---       (default) or another explicit stepper with n=steps to T or h=step; method=hmm (HMM-V, omega
---       not swept) or method=sam with N macro steps and n micro-steps per fast period. The other
---       key=value are the model's overrides. A model run with its Lua functions (--lua, or no C
---       source) cannot be vectorised: its points run one by one in this process through the
---       scalar API (said on stderr), into the same file. Then, from that file, gnuplot draws
+--       the state at T, a status (ok, failed:start, failed:bound, failed:crash, stopped) and the
+--       evaluations per member; comments say the model, method, knobs, vector width and threads.
+--       method=rk4 (default) or another explicit stepper with n=steps to T or h=step; method=hmm
+--       (HMM-V, omega not swept) or method=sam with N macro steps and n micro-steps per fast
+--       period. The other key=value are the model's overrides, except the observers recorded in
+--       the call per point, a column each (max=q1,v2; cross=q1:LEVEL[:abs][:down][:stop];
+--       final=INVARIANT; samples=all|q1,... into DIR/data/sweep-<model>-samples.tsv, one call
+--       only; every=K steps between checks; the C path only; plot=max_q1 draws one). A model run
+--       with its Lua functions (--lua, or no C source) cannot be vectorised: its points run one by
+--       one in this process through the scalar API (said on stderr), into the same file. Then,
+--       from that file, gnuplot draws
 --       DIR/figures/sweep-<model>.svg (lib/lua/kapitza/sweep/figure.lua): for one swept key the
 --       state at T against it (figures/sweep-line.gp), for two a heat map of one component
 --       (figures/sweep-grid.gp; plot=NAME chooses the state column, default q, q1 or y1), for

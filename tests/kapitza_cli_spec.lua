@@ -132,7 +132,8 @@ describe("kapitza: the command line", function()
       { "fpu2.lua", { "mechanical split (vmi), ns + nf = 4 positions", "q0 = (1, 0, 0.02, 0), p0 = (1, 0, 1, 0)",
                       "vmi split: ns = 2 slow and nf = 2 fast positions, masses (1, 1) and (1, 1); potentials V and W",
                       "invariants at y0: I = 1", "vmi.V_gradient: given; agrees", "vmi.V_hessian: formed by central differences",
-                      "period = 0.12", "yes vmi ", "kapitza atlas runs: VMI-MM, VMI-TM, VMI-TT, euler, rk4, dp5, ve" } },
+                      "period = 0.12", "yes vmi ", "yes verlet ",
+                      "kapitza atlas runs: VMI-MM, VMI-TM, VMI-TT, euler, symeuler, verlet, leapfrog, rk4, dp5, ve" } },
     }
     for _, c in ipairs(cases) do
       local st, out, err = kz("check " .. q(M .. c[1]:match("^%S+")) .. (c[1]:match(" .*$") or ""))

@@ -129,6 +129,89 @@ describe("sweep ensemble: a grid as one ensemble call", function()
     end)
   end)
 
+  it("observers: max, crossing with stop, samples, an invariant, as columns that equal the scalar runs' values", function()
+    local dir = tmp .. "/obs"
+    local st, _, err = sweep(dir, "--over vmax=3,4,5 --over q0_1=0.1,0.2,0.3,0.4 n=2000 T=" .. T ..
+                                  " max=q1,v2 cross=q1:0.305:abs:stop every=10 samples=q1 plot=max_q1 --threads 2")
+    assert.are.equal(0, st, err)
+    local head, rows, comments = table_of(dir .. "/data/sweep-pend2.tsv")
+    assert.are.same({ "vmax", "q0_1", "q1", "q2", "v1", "v2", "max_q1", "max_v2", "cross_q1", "status", "evaluations" }, head)
+    assert.matches("observers, checked in the call at the start and every 10 step", comments)
+    local _, srows = table_of(dir .. "/data/sweep-pend2-samples.tsv")
+    assert.are.equal(12 * 201, #srows)
+    local vms, qs, stopped = { 3, 4, 5 }, { 0.1, 0.2, 0.3, 0.4 }, 0
+    for m, r in ipairs(rows) do
+      local mf = MF.load(MODEL, { "vmax=" .. vms[math.floor((m - 1) / 4) + 1], "T=" .. T }, { how = "c" })
+      local y0 = { unpack(mf.y0) }
+      y0[1] = qs[(m - 1) % 4 + 1]
+      local h = mf.T / 2000
+      local out = kz.trajectory(mf.model.sys, "rk4", 0, h, 10, 200, y0)
+      local mq, mv, tc, jc = 0, 0, nil, nil
+      for j = 0, 200 do
+        if not tc then mq, mv = math.max(mq, math.abs(out[4 * j])), math.max(mv, math.abs(out[4 * j + 3])) end
+        if not tc and math.abs(out[4 * j]) >= 0.305 then tc, jc = j * 10 * h, j end
+      end
+      agree(tonumber(r.max_q1), mq, "max_q1 point " .. m)
+      agree(tonumber(r.max_v2), mv, "max_v2 point " .. m)
+      if tc then
+        stopped = stopped + 1
+        assert.are.equal("stopped", r.status)
+        assert.is_true(math.abs(tonumber(r.cross_q1) - tc) < 1e-12)
+        agree(tonumber(r.q1), out[4 * jc], "the stopped state, point " .. m)
+        assert.are.equal(tonumber(r.q1), tonumber(srows[(m - 1) * 201 + 201].q1)) -- held to the end
+      else
+        assert.are.equal("ok", r.status)
+        assert.is_true(tonumber(r.cross_q1) ~= tonumber(r.cross_q1)) -- nan: never
+        agree(tonumber(r.q1), out[4 * 200], "q1 point " .. m)
+      end
+      local at10 = (jc and jc < 1) and out[4 * jc] or out[4] -- held from a stop at the start
+      agree(tonumber(srows[(m - 1) * 201 + 2].q1), at10, "the sample at step 10, point " .. m)
+    end
+    assert.is_true(stopped > 0 and stopped < 12, "stopped " .. stopped)
+    assert.is_truthy(F.read(dir .. "/figures/sweep-pend2.svg"))
+    -- SAM writes the state at every macro node for its observers: the state at T is the same
+    local a, b = tmp .. "/sam0", tmp .. "/sam1"
+    assert.are.equal(0, (sweep(a, "--over vmax=3,4 method=sam N=4 n=16 plot=none T=" .. T)))
+    assert.are.equal(0, (sweep(b, "--over vmax=3,4 method=sam N=4 n=16 plot=none max=q1 T=" .. T)))
+    local _, ra = table_of(a .. "/data/sweep-pend2.tsv")
+    local _, rb = table_of(b .. "/data/sweep-pend2.tsv")
+    for m = 1, 2 do
+      for _, c in ipairs { "q1", "q2", "v1", "v2" } do assert.are.equal(ra[m][c], rb[m][c]) end
+      assert.is_true(tonumber(rb[m].max_q1) >= math.abs(tonumber(rb[m].q1)))
+    end
+  end)
+
+  it("observers: an invariant of the model at the end, and the refusals", function()
+    local osc = U.root .. "/tests/models/osc2.lua"
+    local dir = tmp .. "/inv"
+    local st, _, err = U.run(string.format("luajit scripts/sweep.lua ensemble %s %s --over eps=0.01,0.02 n=100 final=energy plot=none",
+                                           q(osc), q(dir)))
+    assert.are.equal(0, st, err)
+    local _, rows = table_of(dir .. "/data/sweep-osc2.tsv")
+    for m, r in ipairs(rows) do
+      local mf = MF.load(osc, { "eps=" .. (m == 1 and "0.01" or "0.02") }, { how = "c" })
+      local y = kz.run(mf.model.sys, "rk4", 0, mf.T / 100, 100, mf.y0)
+      agree(tonumber(r.final_energy), mf.model.invariants(y).energy, "energy point " .. m)
+    end
+    for _, c in ipairs {
+      { "max=x", "max: 'x' is not a state column (q1, q2, v1, v2)" },
+      { "cross=q1", "cross: give cross=COMP:LEVEL" },
+      { "cross=q1:1:sideways", "cross: unknown flag 'sideways'" },
+      { "final=energy", "final: the model has no invariant 'energy'" },
+      { "every=0 max=q1", "every: '0' is not a whole number >= 1" },
+      { "every=5", "every= alone observes nothing" },
+      { "method=hmm N=4 cross=q1:1:stop", "cross: stop is for a direct run" },
+      { "max=q1 --lua", "observers (max, cross, final, samples, every) run in C" },
+      { "plot=max_v1 max=q1", "plot=max_v1: not a state or observer column" },
+    } do
+      local d = tmp .. "/bad"
+      local st2, _, err2 = sweep(d, "--over vmax=3,4 n=100 T=" .. T .. " " .. c[1]) -- (n: steps, or micro-steps for the HMM)
+      assert.are.equal(2, st2, c[1])
+      assert.is_truthy(err2:find(c[2], 1, true), c[1] .. ": " .. err2)
+      assert.is_falsy(F.read(d .. "/data/sweep-pend2.tsv"))
+    end
+  end)
+
   it("--lua: the Lua functions run member by member (said on stderr), the same table", function()
     local dir = tmp .. "/lua"
     local st, _, err = sweep(dir, "--over vmax=3,4,5 --over q0_1=0.1,0.2,0.3,0.4 method=hmm N=4 n=16 --lua T=" .. T)
@@ -234,7 +317,7 @@ describe("sweep ensemble: a grid as one ensemble call", function()
     st, out, err = sweep(dir, "--over vmax=1,2 n=10 plot=bogus")
     assert.are.equal(2, st, err)
     assert.are.equal("", out)
-    assert.are.equal("sweep: plot=bogus: not a state column of this model (its columns: q1, q2, v1, v2; or plot=none)\n", err)
+    assert.are.equal("sweep: plot=bogus: not a state or observer column of this sweep (its columns: q1, q2, v1, v2; or plot=none)\n", err)
     assert.is_false(F.is_dir(dir))
   end)
 

@@ -131,14 +131,13 @@ sc:write_tsv("data/ex-guard.tsv", { "q" }, { { y[0] } })
   end)
 
   it("a function that does not return at a trial call: one line after the alarm", function()
-    local guard = require "kapitza.usermodel.guard"
-    local keep = guard.PROBE_SECONDS
-    guard.PROBE_SECONDS = 1
+    local W = require "kapitza.usermodel.watch"
+    W.set("1", "timeout")
     local ok, err = pcall(um.model, c_spec("guard_hang", "for (volatile int i = 0; ; i++) (void)q; a[0] = 0;"), { k = 1 }, "c")
-    guard.PROBE_SECONDS = keep
+    W.clear()
     assert.is_false(ok)
     assert.are.equal("usermodel 'guard_hang': accel (C function 'f') did not return within 1 s in a trial call " ..
-                     "(t = 0, inputs all 0) in a child process", err)
+                     "(t = 0, inputs all 0) in a child process (the limit on one call of the model's code: timeout=1)", err)
   end)
 
   it("a model behaving at q = 1 runs to the end (the guards cost no result)", function()

@@ -39,6 +39,20 @@ describe("vmi C API: bad input #asan", function()
     assert.is_false(ok)
     return err
   end
+  it("kz_arrow_work_size at the int limits: refused, no signed overflow (UBSan in the #asan run; issue 25)", function()
+    local big = 2147483647
+    local nw, niw = ffi.new("long long[1]"), ffi.new("long long[1]")
+    for _, c in ipairs { { big, big, 1 }, { big, 1, big }, { 1, big, big }, { big, big, big }, { big, 2, 0 } } do
+      for _, solver in ipairs { C.KZ_VMI_STRUCTURED, C.KZ_VMI_DENSE } do
+        local st = C.kz_arrow_work_size(c[1], c[2], c[3], solver, nw, niw, kz.report())
+        assert.are.equal(C.KZ_EDOMAIN, st, table.concat(c, ","))
+      end
+    end
+    assert.are.equal(0, C.kz_arrow_work_size(3, 2, 1, C.KZ_VMI_STRUCTURED, nw, niw, kz.report()))
+    assert.are.equal(0, C.kz_arrow_work_size(big, 1, 0, C.KZ_VMI_STRUCTURED, nw, niw, kz.report())) -- n = 2^31 - 1 fits
+    assert.are.equal(big, tonumber(niw[0]))
+  end)
+
   it("names the function and the parameter, and writes nothing", function()
     local good = { p = 3, dT = 0.1, tol = 1e-10 }
     local cases = {

@@ -79,6 +79,13 @@ int kz_steps(const kz_step_type *T, const kz_sys *s, double t, double h, long lo
              double *work, kz_report *r);
 /* Workspace kz_steps needs. */
 size_t kz_steps_work(const kz_step_type *T, int dim);
+/* One run of kz_steps taken in pieces (an ensemble stops between pieces to observe its members):
+ * steps k0 .. k0 + n - 1 of the run from t, step k at t + k h exactly as one kz_steps call
+ * would take them, the FSAL chain (f at the current state when T->fsal) kept in ch across the
+ * pieces; zero *ch before the first piece. Workspace as kz_steps. */
+typedef struct kz_chain { double *f, *g; int primed; } kz_chain;
+int kz_steps_piece(const kz_step_type *T, const kz_sys *s, double t, long long k0, double h,
+                   long long n, double *y, double *work, kz_chain *ch, kz_report *r);
 
 /* kz_step_dp5.c: the Dormand-Prince tableau, shared by the registry step and the ode45
  * controller. One attempted step from (t, y) with k[0] = f(t, y) given (k[0] is only read):

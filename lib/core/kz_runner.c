@@ -106,25 +106,26 @@ static void on_signal(int sig)
 
 int kz_runner_guard(const char *stage, const char *created)
 {
-  if (!stage) return KZ_ENULL;
-  size_t n = strlen(stage), m = created ? strlen(created) : 0;
+  size_t n = stage ? strlen(stage) : 1, m = created ? strlen(created) : 0;
   if (n == 0 || n >= KZ_RUNNER_PATH_MAX || m >= KZ_RUNNER_PATH_MAX) return KZ_EBUFFER;
   struct stat sid, cid;
-  if (lstat(stage, &sid) != 0 || !S_ISDIR(sid.st_mode)) return KZ_EDOMAIN;
+  if (stage && (lstat(stage, &sid) != 0 || !S_ISDIR(sid.st_mode))) return KZ_EDOMAIN;
+  if (!stage) created = NULL; /* nothing to remove: the signals alone (a command that writes nothing) */
   if (created && (lstat(created, &cid) != 0 || !S_ISDIR(cid.st_mode))) created = NULL;
-  (void)m;
   sigset_t block, old;
   signal_set(&block);
   sigprocmask(SIG_BLOCK, &block, &old);
-  memcpy(stage_path, stage, n + 1);
-  stage_id = sid;
   ncreated = 0;
-  if (created) {
-    memcpy(created_path[0], created, m + 1);
-    created_id[0] = cid;
-    ncreated = 1;
+  if (stage) {
+    memcpy(stage_path, stage, n + 1);
+    stage_id = sid;
+    if (created) {
+      memcpy(created_path[0], created, m + 1);
+      created_id[0] = cid;
+      ncreated = 1;
+    }
   }
-  armed = 1;
+  armed = stage != NULL;
   int status = KZ_OK;
   if (!installed) {
     struct sigaction sa;

@@ -81,6 +81,13 @@ if not okload then
   error(string.format("kapitza: the C library %s is not built (run make in %s): %s", M.lib_path, M.root,
                       tostring(C):gsub("^.-: ", "")), 0)
 end
+-- a library that loads but is not this one (KZ_LIB naming another): said here, not at its first use
+for _, sym in ipairs { "kz_strerror", "kz_step_count", "kz_report_init" } do
+  if not pcall(function() return C[sym] end) then
+    error(string.format("kapitza: %s%s is not the kapitza library (it has no %s)", os.getenv("KZ_LIB") and "KZ_LIB=" or "",
+                        M.lib_path, sym), 0)
+  end
+end
 -- KZ_PROFILE=FILE: time every C call and write the totals to FILE at exit (lib/lua/kapitza/profile.lua).
 if os.getenv("KZ_PROFILE") then M.prof = dofile(here .. "/kapitza/profile.lua"); C = M.prof.wrap(C) end
 M.C, M.ffi = C, ffi

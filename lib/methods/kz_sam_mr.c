@@ -60,10 +60,10 @@ int kz_mr_run(const kz_micro *m, const kz_sam_params *p, long long M, long long 
       if (st == KZ_OK) st = kz_steps(m->type, m->sys, p->t0, h, p->n, Di, work, r); /* Psi(Z_i), from t0 */
       for (int c = 0; c < d; c++) Di[c] -= Z[c];
     }
-    if (st != KZ_OK) { if (r) r->fail_step = k; break; }
+    if (st != KZ_OK) { if (r) r->fail_step = k; break; } /* the micro-integration's time kept */
     for (int c = 0; c < d; c++) {
       y[c] += Mf * (b[0] * D[c] + b[1] * D[d + c] + b[2] * D[2 * d + c] + b[3] * D[3 * d + c]);
-      if (!isfinite(y[c])) st = kz_fail(r, KZ_EDIVERGED, "y", k, NAN);
+      if (!isfinite(y[c])) st = kz_fail(r, KZ_EDIVERGED, "y", k, p->t0 + (double)(k + 1) * Mf * p->period);
     }
     if (r && st == KZ_OK) r->macro_steps++;
   }

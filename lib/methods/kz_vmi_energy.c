@@ -49,12 +49,31 @@ static int vmi_rhs(void *par, double t, const double *y, double *dy)
   return st;
 }
 
+/* The force of the second-order form, a = -(grad V + grad W) for unit masses (q'' = a: with
+ * every mass 1 the momenta are the velocities, so y = (q, p) is also y = (q, v)). */
+static int vmi_accel(void *par, double t, const double *q, double *a)
+{
+  const kz_vmi_model *m = par;
+  const int ns = m->ns, nn = ns + m->nf;
+  (void)t;
+  for (int i = 0; i < nn; i++) a[i] = 0;
+  int st = m->V(m->par, q, q + ns, NULL, a, a + ns, NULL);
+  if (st == KZ_OK && m->W) st = m->W(m->par, q + ns, NULL, a + ns, NULL);
+  for (int i = 0; i < nn; i++) a[i] = -a[i];
+  return st;
+}
+
 int kz_vmi_sys(kz_sys *s, const kz_vmi_model *m, kz_report *r)
 {
   if (!s) return kz_bad(r, KZ_ENULL, "sys");
   KZ_TRY(model_ok(m, r));
-  const kz_sys v = {.dim = 2 * (m->ns + m->nf), .rhs = vmi_rhs,
-                   .par = (void *)(size_t)m /* read-only use */};
+  const int nn = m->ns + m->nf;
+  int unit = 1;
+  for (int i = 0; i < nn; i++) unit = unit && mass_of(m, i) == 1.0;
+  /* a separable mechanical system: with unit masses also in second-order form (Verlet, symplectic
+   * Euler, leapfrog); rhs stays, so the other steppers compute what they did */
+  const kz_sys v = {.dim = 2 * nn, .rhs = vmi_rhs, .par = (void *)(size_t)m /* read-only use */,
+                    .nq = unit ? nn : 0, .accel = unit ? vmi_accel : NULL};
   *s = v;
   return KZ_OK;
 }

@@ -33,7 +33,7 @@ static int shape_ok(int p, int nb, int na, int solver, kz_report *r)
   if (p < 1) return kz_bad(r, KZ_EDOMAIN, "p");
   if (nb < 0) return kz_bad(r, KZ_EDOMAIN, "nb");
   if (na < 0) return kz_bad(r, KZ_EDOMAIN, "na");
-  if (nb + na < 1) return kz_bad(r, KZ_EDOMAIN, "nb");
+  if (nb == 0 && na == 0) return kz_bad(r, KZ_EDOMAIN, "nb"); /* (nb + na could overflow) */
   const double n = (double)p * nb + na;
   const double big = 2147483647.0, nab = nb > na ? nb : na;
   if (nab * (nab + 1) > big) return kz_bad(r, KZ_EDOMAIN, nb > na ? "nb" : "na");

@@ -1,6 +1,6 @@
 /* kz_pendulum_ens.c -- Calvo & Sanz-Serna's vibrated pendulum (2.2), (2.9), (2.7) vectorised over
  * ensemble members (kz_ens.c): the member loops of kz_ens_model.h around the functions of the
- * model's one source, pendulum.c (force, lift), compiled here on struct kz_pendulum. */
+ * model's one source, pendulum.c (force, lift, hamiltonian), compiled here on struct kz_pendulum. */
 #include "kz_internal.h"
 typedef struct kz_pendulum kz_par;
 #include "kz_model.h"
@@ -21,6 +21,13 @@ typedef struct kz_pendulum kz_par;
 KZ_ENS_FN(pend_accel, force, om[m] * t + th[m], 1, 1)
 KZ_ENS_FN(pend_phase_accel, force, t, 1, 1)
 KZ_ENS_FN(pend_recon, lift, t, 2, 2)
+/* the Hamiltonian at time t (the FINAL observer of kz_ens_obs.c) */
+KZ_ENS_FN(pend_energy, hamiltonian, om[m] * t + th[m], 2, 1)
+
+int kz_pendulum_ens_hamiltonian(void *par, long long m0, int M, double t, const double *y, double *out)
+{
+  return pend_energy(par, m0, M, t, y, out);
+}
 
 int kz_pendulum_ens_init(kz_ens *e, const kz_pendulum_ens *p, long long M, kz_report *r)
 {

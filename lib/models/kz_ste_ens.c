@@ -1,6 +1,6 @@
 /* kz_ste_ens.c -- Sharp, Tsai & Engquist's inverted pendulum (1.1), (3.4) vectorised over ensemble
  * members (kz_ens.c): the member loops of kz_ens_model.h around the functions of the model's one
- * source, ste.c (force, phase, recon), compiled here on struct kz_ste. */
+ * source, ste.c (force, phase, recon, hamiltonian), compiled here on struct kz_ste. */
 #include "kz_internal.h"
 typedef struct kz_ste kz_par;
 #include "kz_model.h"
@@ -20,6 +20,13 @@ typedef struct kz_ste kz_par;
 KZ_ENS_FN(ste_accel, force, phase(&(kz_par){MEMBER}, t), 1, 1)
 KZ_ENS_FN(ste_phase_accel, force, t, 1, 1)
 KZ_ENS_FN(ste_recon, recon, t, 2, 2)
+/* the Hamiltonian at time t (the FINAL observer of kz_ens_obs.c) */
+KZ_ENS_FN(ste_energy, hamiltonian, phase(&(kz_par){MEMBER}, t), 2, 1)
+
+int kz_ste_ens_hamiltonian(void *par, long long m0, int M, double t, const double *y, double *out)
+{
+  return ste_energy(par, m0, M, t, y, out);
+}
 
 int kz_ste_ens_init(kz_ens *e, const kz_ste_ens *p, long long M, kz_report *r)
 {

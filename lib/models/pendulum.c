@@ -25,6 +25,15 @@ static int lift(const kz_par *p, double theta, const double *Y, double *y)
   return KZ_OK;
 }
 
+/* The Hamiltonian of (2.2)-(2.3) at the phase theta = omega t + theta0,
+ * H = p^2 / 2 + l^-1 (g + vmax omega cos theta) cos q, whose p' = -dH/dq is (2.9): the ensembles'
+ * final-state invariant (kz_pendulum_ens.c's kz_pendulum_ens_hamiltonian) */
+static inline int hamiltonian(const kz_par *p, double theta, const double *y, double *H)
+{
+  H[0] = 0.5 * y[1] * y[1] + (p->g + p->vmax * p->omega * cos(theta)) * cos(y[0]) / p->l;
+  return KZ_OK;
+}
+
 /* (2.6): F(Q) = (g/l - vmax^2 / (2 l^2) cos Q) sin Q */
 static int averaged(const kz_par *p, const double *q, double *a)
 {

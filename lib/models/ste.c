@@ -20,6 +20,15 @@ static int force(const kz_par *p, double theta, const double *q, double *a)
   return KZ_OK;
 }
 
+/* The Hamiltonian of (1.1) at the fast phase theta, H = p^2 / 2 + l^-1 (g + eps^-1 sin theta) cos q,
+ * whose p' = -dH/dq is (1.1): the ensembles' final-state invariant (kz_ste_ens.c's
+ * kz_ste_ens_hamiltonian, at the time form's phase) */
+static inline int hamiltonian(const kz_par *p, double theta, const double *y, double *H)
+{
+  H[0] = 0.5 * y[1] * y[1] + (p->g + sin(theta) / p->eps) * cos(y[0]) / p->l;
+  return KZ_OK;
+}
+
 /* the phase 2 pi frac(t / eps) of the time form */
 static double phase(const kz_par *p, double t)
 {

@@ -104,6 +104,22 @@ int kz_steps(const kz_step_type *T, const kz_sys *s, double t, double h, long lo
   return interval(T, s, t, 0, h, n, y, &f, &g, work, r);
 }
 
+int kz_steps_piece(const kz_step_type *T, const kz_sys *s, double t, long long k0, double h,
+                   long long n, double *y, double *work, kz_chain *ch, kz_report *r)
+{
+  if (n <= 0) return KZ_OK;
+  if (!ch->f) ch->f = work + T->work(s->dim), ch->g = ch->f + s->dim;
+  if (T->fsal && !ch->primed) {
+    const int st = kz_eval(s, t + (double)k0 * h, y, ch->f, r);
+    if (st != KZ_OK) {
+      if (r) r->fail_step = k0;
+      return st;
+    }
+    ch->primed = 1;
+  }
+  return interval(T, s, t, k0, h, n, y, &ch->f, &ch->g, work, r);
+}
+
 /* A step size: finite and not zero (negative integrates backward). A zero step would "succeed"
  * without advancing, which a caller never means. */
 static int check_h(double h, kz_report *r)
@@ -134,6 +150,33 @@ int kz_step_apply(const kz_step_type *T, const kz_sys *s, double t, double h, do
   return st;
 }
 
+/* The n steps of an interval from y0 (step k starting at t + (k0 + k) h) gave a state that is not
+ * finite: replay them one at a time from y0 (into y) to name the first step whose result is not
+ * finite (or that failed on the way there), so the report says where the solution left the finite numbers, not where the interval
+ * ended (kz_run is one interval of all its steps). The replay's work is not counted (the report's
+ * counters are put back); when it does not find the step (a model that does not repeat itself),
+ * the interval's end is reported as before. */
+static int first_nonfinite(const kz_step_type *T, const kz_sys *s, double t, long long k0, double h,
+                           long long n, const double *y0, double *y, double *work, kz_report *r)
+{
+  const int d = s->dim;
+  kz_report keep;
+  if (r) keep = *r;
+  memcpy(y, y0, sizeof(double) * (size_t)d);
+  double *f = work + T->work(d), *g = f + d;
+  long long bad = -1;
+  int st = T->fsal ? kz_eval(s, t + (double)k0 * h, y, f, r) : KZ_OK;
+  for (long long k = 0; k < n && bad < 0; k++) {
+    if (st == KZ_OK) st = interval(T, s, t, k0 + k, h, 1, y, &f, &g, work, r);
+    if (st != KZ_OK || !kz_all_finite(y, d)) bad = k0 + k; /* a model may refuse NaN itself */
+  }
+  if (r) *r = keep;
+  if (bad < 0) bad = k0 + n - 1;
+  /* as a failing step is reported (interval, a fused leg): its index from 0, and the time where
+   * the state was found not finite, its end */
+  return kz_fail(r, KZ_EDIVERGED, "y", bad, t + (double)(bad + 1) * h);
+}
+
 int kz_trajectory(const kz_step_type *T, const kz_sys *s, double t0, double h, long long sub,
                   long long nout, double *y, double *out, kz_report *r)
 {
@@ -159,7 +202,9 @@ int kz_trajectory(const kz_step_type *T, const kz_sys *s, double t0, double h, l
   for (long long j = 1; st == KZ_OK && j <= nout; j++) {
     const long long k = j * sub; /* steps done at the end of this interval */
     st = interval(T, s, t0, k - sub, h, sub, y, &f, &g, buf, r);
-    if (st == KZ_OK && !kz_all_finite(y, d)) st = kz_fail(r, KZ_EDIVERGED, "y", k, t0 + (double)k * h);
+    if (st == KZ_OK && !kz_all_finite(y, d))
+      st = sub == 1 ? kz_fail(r, KZ_EDIVERGED, "y", k - 1, t0 + (double)k * h)
+                    : first_nonfinite(T, s, t0, k - sub, h, sub, out + (j - 1) * d, y, buf, r);
     if (st == KZ_OK) memcpy(out + j * d, y, sizeof(double) * (size_t)d);
   }
   if (st != KZ_OK) memcpy(y, y0, sizeof(double) * (size_t)d);

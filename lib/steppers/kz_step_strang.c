@@ -18,9 +18,10 @@ static int strang_apply(const kz_sys *s, double t, double h, double *y, const do
   const double h2 = 0.5 * h;
   /* a failing sub-flow names its own parameter through kz_fail ("flow" if it does not); the
    * failure is placed at the start of the step */
-  int st = s->flow_a(s->par, t, h2, y, r);
-  if (st == KZ_OK) st = s->flow_b(s->par, t, h, y, r);
-  if (st == KZ_OK) st = s->flow_a(s->par, t + h2, h2, y, r);
+  void *const fp = s->flow_par ? s->flow_par : s->par; /* the flows' own parameters */
+  int st = s->flow_a(fp, t, h2, y, r);
+  if (st == KZ_OK) st = s->flow_b(fp, t, h, y, r);
+  if (st == KZ_OK) st = s->flow_a(fp, t + h2, h2, y, r);
   if (r) r->force_evals += 2;
   if (st != KZ_OK) st = kz_fail(r, st, (r && r->param) ? r->param : "flow", -1, t);
   if (st == KZ_OK && f_out) {

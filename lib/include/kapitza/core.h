@@ -65,7 +65,9 @@ typedef int (*kz_flow_fn)(void *par, double t, double h, double *y, kz_report *r
  *  - second-order form (velocity Verlet, symplectic Euler, leapfrog): y = (q, v), dim = 2 nq,
  *    q' = v, v' = accel(t, q). When rhs is NULL, f is (v, accel(t, q)).
  *  - split form (Strang): f = A + B with the flows flow_a of A and flow_b of B.
- * par is passed to rhs, accel and the flows. */
+ * par is passed to rhs and accel; flow_par to the flows (NULL: par). Each part of a model takes
+ * its own parameter pointer (the flows here, the constraints in con->par): a system whose rhs
+ * is built over another struct (kz_vmi_sys: par is the kz_vmi_model) keeps the flows' own. */
 typedef struct kz_sys {
   int dim;
   kz_rhs_fn rhs;
@@ -75,6 +77,7 @@ typedef struct kz_sys {
   kz_flow_fn flow_a;
   kz_flow_fn flow_b;
   const struct kz_constraints *con; /* mechanical DAE structure (constrained steppers), or NULL */
+  void *flow_par;                   /* passed to flow_a and flow_b; NULL: par */
 } kz_sys;
 
 /* f(t, y) of s into f (dim numbers), through rhs or the second-order form; counts one force

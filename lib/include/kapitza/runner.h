@@ -19,7 +19,9 @@ extern "C" {
  * Each path's identity (device and inode, by lstat) is recorded here, and the handler removes a
  * path only while it is still that directory: what another process put under the name is left. A
  * signal that was ignored stays ignored. The paths are copied (KZ_EBUFFER from 4096 bytes); a
- * second call replaces them. The library's only process-wide state (a handler takes no argument).
+ * second call replaces them. stage = NULL: nothing to remove, the process just dies of the
+ * signal at once, also inside a long C call (a command that writes nothing: kapitza check,
+ * solve). Process-wide state (a handler takes no argument), as kz_watch's.
  * KZ_EDOMAIN when the handlers cannot be installed. */
 int kz_runner_guard(const char *stage, const char *created);
 /* One more folder the run created (a parent of `created`, called for each, deepest first; at most
@@ -81,6 +83,31 @@ int kz_fs_remove_tree(const char *path, long long dev, long long ino, int *err);
 /* rmdir(path) only if it is the directory dev, ino (and, as rmdir requires, empty): *err =
  * ESTALE when it is something else, ENOTEMPTY when files are in it (both: nothing removed). */
 int kz_fs_rmdir_if(const char *path, long long dev, long long ino, int *err);
+
+/* ---- A wall-clock limit on a user model's functions (lib/core/kz_watch.c) ----
+ * The record a model's guards keep of the function running (lib/lua/kapitza/usermodel/guard*.lua):
+ * in the index of its name in who (-1: none runs), calls a count of calls begun (any count that
+ * moves with every call), at its time argument (NaN: none), named arg[in] ("t", "theta", NULL). */
+typedef struct kz_watch {
+  volatile int in;
+  volatile double calls;
+  volatile double at;
+  const char *const *who; /* e.g. "usermodel 'm': accel (C function 'force')" */
+  const char *const *arg;
+  int n;                  /* entries of who and arg */
+} kz_watch;
+/* Watch the record w (kept alive by the caller until kz_watch_remove; at most 64 at once). */
+int kz_watch_add(kz_watch *w);
+int kz_watch_remove(kz_watch *w);
+/* The limit on one call (seconds > 0; 0: no limit) and the words naming where it is set; the
+ * first positive limit starts a monitor thread. When a record shows one call running longer than
+ * the limit, the monitor writes "<who> did not return within <limit> s (at t = ...): stopped (the
+ * limit on one call of the model's code: <where>)" on stderr, removes the run's staging folder
+ * (kz_runner_cleanup) and ends the process with exit status `status`. KZ_EDOMAIN for a limit that
+ * is negative or not finite; KZ_ENOMEM when the thread cannot be started. */
+int kz_watch_limit(double seconds, const char *where, int status);
+/* The limit in force (0: none). */
+double kz_watch_seconds(void);
 
 #ifdef __cplusplus
 }

@@ -127,7 +127,9 @@ int kz_vmi_run(const kz_vmi_model *m, const kz_vmi_params *P, long long N, const
 int kz_vmi_energy(const kz_vmi_model *m, const double *y, double *e, kz_report *r);
 
 /* The Hamiltonian equations (2.4) on y = (qs, qf, ps, pf) as a kz_sys (par = m, which must
- * outlive s): the reference solutions are computed from it with RK4. */
+ * outlive s): the reference solutions are computed from it with RK4. When every mass is 1 (the
+ * momenta are the velocities) it is also in second-order form, nq = ns + nf and accel =
+ * -(grad V + grad W), for the steppers that take it (Verlet, symplectic Euler, leapfrog). */
 int kz_vmi_sys(kz_sys *s, const kz_vmi_model *m, kz_report *r);
 
 

@@ -400,8 +400,10 @@ end
 -- over o.reps repetitions (default 3); each measurement is A.clock's (short runs batched) and the
 -- result is the median. A run over o.once seconds (default 0.5) is not repeated; the first run of
 -- a group (a method's ladder) over o.budget seconds (default 3) ends that group (its later
--- entries are not run). Returns the rows (each with `seconds` and `times`) in entry order and the
--- messages of the runs that failed.
+-- entries are not run). o.progress(e, rep, measured), when given, is called for every entry in
+-- every repetition (#entries x reps calls in all), before it is measured or as it is passed
+-- over, so that progress goes on through the repetitions. Returns the rows (each with `seconds`
+-- and `times`) in entry order and the messages of the runs that failed.
 function A.campaign(entries, o)
   o = o or {}
   local reps, once, budget = o.reps or 3, o.once or 0.5, o.budget or 3
@@ -410,6 +412,7 @@ function A.campaign(entries, o)
     for k, e in ipairs(entries) do
       local r = res[k]
       local go = (rep == 1 and not dead[e.group]) or (rep > 1 and r and r.times[1] <= once)
+      if o.progress then o.progress(e, rep, go) end
       if go then
         local row, msg, dt = A.clock(e.run)
         if not row then

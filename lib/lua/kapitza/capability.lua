@@ -43,19 +43,38 @@ function M.parts(m)
            averaged = m.avg ~= nil, invariants = m.invariants ~= nil }
 end
 
--- The one-line reasons, by part (method: how the method is named in the message).
+-- A model with a parameter 'omega' that is not fast-forced (a vmi model's, a plain number).
+local function plain_omega(m)
+  if type(m) ~= "table" or m.vib ~= nil or type(m.spec) ~= "table" or type(m.spec.params) ~= "table" then return false end
+  for _, p in ipairs(m.spec.params) do if p == "omega" then return true end end
+  return false
+end
+
+-- The one-line reasons, by part (method: how the method is named in the message; m the model).
 local why = {
   system = function(method) return "the model has no equations of motion (sys): " .. method .. " integrates y' = f(t, y)" end,
-  second_order = function(method)
+  second_order = function(method, m)
+    if has_vmi(m) then -- a vmi model is in second-order form only with unit masses (kz_vmi_sys)
+      return "the model keeps momenta p = M v in its state (its vmi masses are not all 1): " .. method ..
+             " needs the second-order form y = (q, v)"
+    end
     return "the model is in first-order form (dim): " .. method .. " needs the second-order form (nq, accel)"
   end,
-  fast = function(method)
+  fast = function(method, m)
+    if plain_omega(m) then -- a vmi model: 'omega' is one of its numbers, its equations autonomous
+      return "the model is not fast-forced (its 'omega' is a plain parameter: a vmi model's equations come from V and W, " ..
+             "with no phase): " .. method .. " needs a force driven by the fast phase theta = omega t + theta0"
+    end
     return "the model is not fast-forced (no parameter 'omega'): " .. method .. " needs the fast phase theta = omega t + theta0"
   end,
   fast_second_order = function(method)
     return "the model's fast-forced form is first order (dim): " .. method .. " needs the second-order form (nq, accel)"
   end,
-  period = function(method)
+  period = function(method, m)
+    if plain_omega(m) then
+      return "the model has no period: " .. method .. " needs the period of its fast oscillation: give period = ... in the spec " ..
+             "(a number, a parameter's name or function(p); a vmi model's 'omega' does not set it)"
+    end
     return "the model has no period: " .. method .. " needs the period of its oscillation (a parameter 'omega', or period = ... in the spec)"
   end,
   flows = function(method) return "the model has no splitting: " .. method .. " needs flows a and b" end,
@@ -86,8 +105,10 @@ local function stepper_needs(T, s, con, name)
 end
 
 --- The methods, in the order `kapitza check` lists them: name -> { family, label, needs(m, opts) ->
--- missing part or nil, and the method as the message names it }.
+-- missing part or nil, and the method as the message names it }. The families are the atlas's
+-- (its data's family column, `kapitza solve method=list`): M.families, one set everywhere.
 M.methods = { names = {} }
+M.families = { "direct", "HMM", "SAM", "LISP", "MR", "VMI" }
 local function add(name, family, label, needs)
   M.methods[name] = { name = name, family = family, label = label, needs = needs }
   M.methods.names[#M.methods.names + 1] = name
@@ -97,7 +118,7 @@ end
 for _, sname in ipairs(kz.steppers.names) do
   local T = kz.steppers[sname]
   local constrained = bit.band(T.needs, C.KZ_NEEDS_CONSTRAINTS) ~= 0
-  add(sname, constrained and "constrained" or "direct", (constrained and "constrained stepper " or "stepper ") .. sname,
+  add(sname, "direct", (constrained and "constrained stepper " or "stepper ") .. sname,
       function(m)
         if not constrained and has_con(m) then return "constrained", "stepper=" .. sname end
         return (stepper_needs(T, m.sys, has_con(m))), "stepper=" .. sname
@@ -125,34 +146,34 @@ add("hmm", "HMM", "HMM (fast-forced, Calvo & Sanz-Serna; Sharp, Tsai & Engquist)
   end
   return nil
 end)
-for _, f in ipairs { { "sam", "SAM" }, { "lisp", "LISP" }, { "mr", "multirevolution" } } do
-  local key, label = f[1], f[2]
-  add(key, "SAM", label .. " with micro=rk4", function(m, o)
+for _, f in ipairs { { "sam", "SAM", "SAM" }, { "lisp", "LISP", "LISP" }, { "mr", "multirevolution", "MR" } } do
+  local key, label, family = f[1], f[2], f[3]
+  add(key, family, label .. " with micro=rk4", function(m, o)
     if not (has_period(m) or (o and o.period)) then return "period", label end
     if has_con(m) then return "constrained", label end
     return micro_needs(m, o, "rk4")
   end)
-  add(key .. "-strang", "SAM", label .. " with micro=strang", function(m, o)
+  add(key .. "-strang", family, label .. " with micro=strang", function(m, o)
     if not (has_period(m) or (o and o.period)) then return "period", label end
     if has_con(m) then return "constrained", label end
     return micro_needs(m, { micro = "strang" }, "strang")
   end)
 end
-add("hmm-slow", "slow-variable HMM", "slow-variable HMM (Fredbo Algorithms 3-4)", function(m, o)
+add("hmm-slow", "HMM", "slow-variable HMM (Fredbo Algorithms 3-4)", function(m, o)
   if not has_fast(m) then return "fast", "the slow-variable HMM" end
   if type(m.slow) ~= "table" or next(m.slow) == nil then return "slow", "the slow-variable HMM" end
   if has_con(m) then return "constrained", "the slow-variable HMM" end
   return nil
 end)
 for _, f in ipairs { { "hmm-shake", "SHAKE-SHAKE" }, { "hmm-rattle", "RATTLE-SHAKE" } } do
-  add(f[1], "constrained HMM", "constrained HMM " .. f[2] .. " (Calvo & Sanz-Serna Sec. 4)", function(m)
+  add(f[1], "HMM", "constrained HMM " .. f[2] .. " (Calvo & Sanz-Serna Sec. 4)", function(m)
     if not has_fast(m) then return "fast", "the constrained HMM" end
     if not (m.vib.nq > 0 and m.vib.accel ~= nil) then return "fast_second_order", "the constrained HMM" end
     if not has_con(m) then return "constraints", "the constrained HMM" end
     return nil
   end)
 end
-add("sam-dae", "SAM on the DAE", "SAM on the index-2 DAE with HERK3 (Calvo et al. Sec. 6)", function(m, o)
+add("sam-dae", "SAM", "SAM on the index-2 DAE with HERK3 (Calvo et al. Sec. 6)", function(m, o)
   if not (has_period(m) or (o and o.period)) then return "period", "SAM on the DAE" end
   if not has_con(m) then return "constraints", "SAM on the DAE" end
   return nil
@@ -177,7 +198,7 @@ function M.check(model, method, opts)
   end
   local part, name = e.needs(model, opts)
   if part == nil then return true end
-  return nil, why[part](name or e.label)
+  return nil, why[part](name or e.label, model)
 end
 
 --- check, raising its reason as a one-line error prefixed by `who` (the function refusing).

@@ -24,7 +24,8 @@ function M.run(argv)
     if file then out(M.usage.run); os.exit(0) end
     die("run", "give a scenario file (kapitza run --help)")
   end
-  if not exists(file) then die("run", "cannot open " .. file) end
+  local okf, why = require("kapitza.files").check_in(file, "scenario file") -- a FIFO or a device: not opened
+  if not okf then die("run", why) end
   local chunk, err = loadfile(file)
   if not chunk then die("run", "cannot load " .. tostring(err)) end
   local rest = {}
@@ -32,7 +33,12 @@ function M.run(argv)
   arg = { [0] = file } -- the scenario's own command line (lib/lua/kapitza/scenario.lua reads arg[0])
   for k, v in ipairs(rest) do arg[k] = v end
   local ok, e = pcall(chunk, unpack(rest))
-  if not ok then die("run", file .. ": " .. tostring(e), 1) end
+  if not ok then die("run", file .. ": " .. U.text(e), 1) end
+  -- a model file returns its spec at once (a scenario runs and returns nothing): said, not a success
+  if type(e) == "table" and type(e.name) == "string" and type(e.params) == "table" then
+    die("run", string.format("%s is a model file (it returns the model spec '%s'), not a scenario: kapitza check, solve " ..
+                             "or atlas take it", file, e.name))
+  end
 end
 
 ---------------------------------------------------------------------------------------------------
@@ -68,7 +74,14 @@ function M.main(argv)
   -- the library must load before anything else (one line if it is not built)
   local ok, e = pcall(require, "kapitza")
   if not ok then die(verb, e) end
-  f(argv)
+  -- check and solve write nothing: SIGINT, SIGTERM, SIGHUP end them at once, inside a long C call
+  -- too (LuaJIT's own handler acts only when the call returns); the writing verbs guard their
+  -- staging folder themselves (lib/lua/kapitza/scenario/files.lua)
+  if verb == "check" or verb == "solve" then e.C.kz_runner_guard(nil, nil) end
+  -- anything a verb raises is one line (U.fail: a refusal without a Lua position, exit 2; a
+  -- position, a bug, exit 1), never a traceback under "luajit:"
+  local okf, err = pcall(f, argv)
+  if not okf then U.fail(verb, err) end
 end
 
 return M

@@ -72,7 +72,29 @@ function M.parse_tsv(text)
   return { header = header or {}, rows = rows }
 end
 
-local function show(s) return s == "" and "(empty)" or s end
+--- s with control bytes, DEL and bytes that are not UTF-8 text written as \xNN (a binary cell or
+-- file name never reaches the terminal as it is).
+function M.printable(s)
+  s = tostring(s)
+  return (s:gsub("[%z\1-\31\127]", function(c) return string.format("\\x%02x", c:byte()) end)
+           :gsub("[\128-\255]+", function(run)
+             -- keep well-formed UTF-8 sequences, escape the rest
+             local out, i = {}, 1
+             while i <= #run do
+               local b, n = run:byte(i), 0
+               if b >= 0xc2 and b <= 0xdf then n = 1 elseif b >= 0xe0 and b <= 0xef then n = 2 elseif b >= 0xf0 and b <= 0xf4 then n = 3 end
+               local seq = run:sub(i, i + n)
+               if n > 0 and #seq == n + 1 and not seq:sub(2):find("[^\128-\191]") then
+                 out[#out + 1], i = seq, i + n + 1
+               else
+                 out[#out + 1], i = string.format("\\x%02x", b), i + 1
+               end
+             end
+             return table.concat(out)
+           end))
+end
+
+local function show(s) return s == "" and "(empty)" or M.printable(s) end
 
 --- Compare two TSV texts. Returns { rows = rows compared, cells = cells compared, worst =
 -- largest relative difference between numbers, where = its place, diffs = { messages } }.
@@ -124,15 +146,43 @@ function M.tsv(ta, tb, rtol, names)
 end
 
 --- Compare one file of two trees (paths pa, pb; name relative, e.g. "data/x.tsv"). Returns a
--- result as M.tsv's plus kind ("tsv", "columns", "bytes"); a side that is missing is a diff.
+-- result as M.tsv's plus kind ("tsv", "columns", "bytes"); a side that is missing is a diff;
+-- a side that cannot be compared (not a regular file, unreadable) is kind "error" with r.error.
+-- One side's file: its text; nil when it does not exist (not even as a link); false and why when
+-- it exists but cannot be compared: not a regular file (a FIFO would block the read, a device
+-- never end: not opened), a dangling link, unreadable.
+local function side(p)
+  local st, e = F.stat(p, true)
+  if not st then
+    local l = F.stat(p, false)
+    if not l and e == 2 then return nil end
+    if l and l.kind == "link" then return false, string.format("%s is a dangling symbolic link", M.printable(p)) end
+    return false, string.format("%s cannot be read (error %d)", M.printable(p), e or 0)
+  end
+  if st.kind ~= "file" then
+    return false, string.format("%s is %s, not a regular file: refused (not opened)", M.printable(p), F.kind_words(st.kind))
+  end
+  local f, err = io.open(p, "rb")
+  if not f then return false, string.format("%s cannot be read: %s", M.printable(p), M.printable(tostring(err):gsub("^.-: ", ""))) end
+  local t = f:read("*a")
+  f:close()
+  if not t then return false, string.format("%s cannot be read", M.printable(p)) end
+  return t
+end
+
 function M.file(pa, pb, name, opts)
   opts = opts or {}
   local names = opts.names or { "fresh", "kept" }
-  local ta, tb = F.read(pa), F.read(pb)
   local r = { rows = 0, cells = 0, worst = 0, diffs = {} }
+  local ta, wa = side(pa)
+  local tb, wb = side(pb)
+  if ta == false or tb == false then -- not a difference of the runs: the comparison cannot be made
+    r.kind, r.error = "error", wa or wb
+    return r
+  end
   if not ta or not tb then
     r.kind = "missing"
-    r.diffs[1] = ta and ("only in " .. names[1]) or (tb and ("only in " .. names[2]) or "unreadable on both sides")
+    r.diffs[1] = ta and ("only in " .. names[1]) or (tb and ("only in " .. names[2]) or "on neither side")
     return r
   end
   if name:match("%.tsv$") then
@@ -188,6 +238,7 @@ function M.trees(A, B, opts)
   local out = { files = {}, nfiles = 0, rows = 0, cells = 0, ndiff = 0 }
   for _, n in ipairs(names) do
     local r = M.file(A .. "/" .. n, B .. "/" .. n, n, opts)
+    if r.kind == "error" then return nil, r.error end
     out.files[#out.files + 1] = { name = n, result = r }
     out.nfiles, out.rows, out.cells = out.nfiles + 1, out.rows + r.rows, out.cells + r.cells
     if #r.diffs > 0 then out.ndiff = out.ndiff + 1 end

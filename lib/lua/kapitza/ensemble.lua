@@ -11,7 +11,19 @@
 -- Members: every parameter is a number (shared) or a list of M numbers; initial states likewise.
 -- The phase form (the HMM) needs one omega and theta0 for the whole ensemble (one shared fast
 -- phase). Results equal the members' scalar runs up to the vector math library's rounding
--- (tests/ensemble_spec.lua measures it). Threads: o.threads (default 1; KZ_THREADS).
+-- (tests/ensemble_spec.lua measures it). Threads: o.threads (default 1; KZ_THREADS), run by a
+-- worker pool (kz_pool) that this module creates once per thread count and reuses for every call
+-- of this Lua state; the results are bit-identical for any thread count.
+-- Observers (o.observe, kapitza/ens.h's kz_obs), recorded in C inside the one call, per member:
+--   observe = { every = k,                        -- steps (rows) between checks, default 1
+--               max = "q" or { "q", "v" },         -- the running max of |component|
+--               cross = { "q", level = 1, abs = true, dir = "down", stop = true, every = 1 },
+--                                                  -- time of the first check beyond level (or a list)
+--               sample = true or "q" or { "q", every = 10 },  -- the state at every check
+--               final = "hamiltonian" or { ... } } -- an invariant of the model at the last state
+-- give a fifth result (ens.run; the last one of the other runs): { max = { q = {...} },
+-- cross = { q = { times, NaN where none } }, sample = { t = { times }, q = { row 1, ... } },
+-- final = { hamiltonian = {...} } }. Components by name (q, v; q1.., v1..; y, y1..) or index.
 local kz = require "kapitza"
 local ffi, C = kz.ffi, kz.C
 
@@ -53,7 +65,7 @@ local function array(v, n, name)
   return a
 end
 
-local function build(kind, ctype, init, names, defaults, t)
+local function build(kind, ctype, init, names, defaults, t, invariants)
   if type(t) ~= "table" then fail(kind .. ": give a table of parameter values") end
   for k in pairs(t) do
     local known = k == "M"
@@ -76,18 +88,19 @@ local function build(kind, ctype, init, names, defaults, t)
   local e = ffi.new("kz_ens")
   kz.call(init, e, par, n, kz.report())
   return { kind = kind, c = e, par = par, keep = keep, M = n, dim = e.dim, nq = e.nq,
-           width = tonumber(e.width), phase = e.phase_accel ~= nil }
+           width = tonumber(e.width), phase = e.phase_accel ~= nil, invariants = invariants }
 end
 
 --- Calvo & Sanz-Serna's vibrated pendulum (2.2) for M members: {l, g, vmax, omega, theta0 (0), M}.
 function M.pendulum(t)
   return build("pendulum", "kz_pendulum_ens", "kz_pendulum_ens_init", { "l", "g", "vmax", "omega", "theta0" },
-               { theta0 = 0 }, t)
+               { theta0 = 0 }, t, { hamiltonian = C.kz_pendulum_ens_hamiltonian })
 end
 
 --- Sharp, Tsai & Engquist's inverted pendulum (1.1) for M members: {eps, g, l, M}.
 function M.ste(t)
-  return build("ste", "kz_ste_ens", "kz_ste_ens_init", { "eps", "g", "l" }, {}, t)
+  return build("ste", "kz_ste_ens", "kz_ste_ens_init", { "eps", "g", "l" }, {}, t,
+               { hamiltonian = C.kz_ste_ens_hamiltonian })
 end
 
 --- A model of your own (lib/lua/kapitza/usermodel.lua) given as C source, for M members: model is its spec
@@ -154,8 +167,14 @@ function M.user(model, values, members)
     e.even_in_theta = spec.even_in_theta and 1 or 0
   end
   kz.call("kz_ens_check", e, kz.report())
+  local inv = {}
+  for _, name in ipairs(fns.parts and fns.parts.invariants and fns.parts.invariant_names or {}) do
+    local sym = "kzu_ens_inv_" .. name
+    pcall(ffi.cdef, "int " .. sym .. "(void *par, long long m0, int M, double t, const double *y, double *out);")
+    inv[name] = ns[sym]
+  end
   return { kind = spec.name, c = e, par = ptrs, keep = keep, lib = ns, M = n, dim = L.dim, nq = L.nq,
-           width = tonumber(e.width), phase = e.phase_accel ~= nil or e.phase_rhs ~= nil }
+           width = tonumber(e.width), phase = e.phase_accel ~= nil or e.phase_rhs ~= nil, invariants = inv }
 end
 
 -- The initial states in the ensemble's layout from q0/v0 (second order) or y0 (lists or numbers).
@@ -184,6 +203,160 @@ local function threads(o)
   local t = o.threads or tonumber(os.getenv("KZ_THREADS") or "") or 1
   if type(t) ~= "number" or t < 1 or t ~= math.floor(t) or t > 256 then fail("threads must be a whole number in 1..256") end
   return t
+end
+
+-- The worker pools of this Lua state, one per thread count, created on first use and kept (the
+-- threads are paid for once, not per call); freed with the state (ffi.gc).
+local pools = {}
+--- The pool of n threads (nil for 1: the calling thread alone), for the C API's pool argument.
+function M.pool(n)
+  if n == 1 then return nil end
+  if not pools[n] then
+    local out = ffi.new("kz_pool *[1]")
+    kz.call("kz_pool_new", n, out, kz.report())
+    pools[n] = ffi.gc(out[0], C.kz_pool_free)
+  end
+  return pools[n]
+end
+local function pool(o) return M.pool(threads(o)) end
+
+-- The names of an ensemble's components: q, v (one degree of freedom), q1.. v1.., y or y1...
+local function comp_names(e)
+  local t = {}
+  if e.nq == 1 then return { "q", "v" } end
+  if e.nq > 1 then
+    for i = 1, e.nq do t[i], t[e.nq + i] = "q" .. i, "v" .. i end
+    return t
+  end
+  if e.dim == 1 then return { "y" } end
+  for i = 1, e.dim do t[i] = "y" .. i end
+  return t
+end
+
+local OBS_KEYS = { every = true, max = true, cross = true, sample = true, final = true }
+
+--- The observers of o.observe for ensemble e over a run of n steps (rows: n = rows - 1), the time
+-- of check k given by time(k): returns the kz_obs array and its count (nil, 0 without observers)
+-- and a function that reads the results after the call. stop_ok: the run can stop members.
+function M.observers(e, ob, n, time, stop_ok)
+  if ob == nil then return nil, 0, function() return nil end end
+  if type(ob) ~= "table" then fail("observe must be a table { every, max, cross, sample, final }") end
+  for k in pairs(ob) do
+    if not OBS_KEYS[k] then fail(string.format("observe: unknown key '%s' (every, max, cross, sample, final)", tostring(k))) end
+  end
+  local names = comp_names(e)
+  local index = {}
+  for i, nm in ipairs(names) do index[nm] = i end
+  local function comp(c)
+    local i = type(c) == "number" and c or index[c]
+    if type(i) ~= "number" or i ~= math.floor(i) or not names[i] then
+      fail(string.format("observe: unknown component '%s' (%s, or 1..%d)", tostring(c), table.concat(names, ", "), e.dim))
+    end
+    return i
+  end
+  local function every(v, what)
+    v = v == nil and (ob.every or 1) or v
+    if type(v) ~= "number" or v < 1 or v ~= math.floor(v) then fail(string.format("observe: %s every must be a whole number >= 1", what)) end
+    return v
+  end
+  local list, reads = {}, {}
+  local Mn = e.M
+  local function add(kind, o, nout)
+    local buf = ffi.new("double[?]", nout)
+    o.kind, o.out, o.nout = kind, buf, nout
+    list[#list + 1] = { o = o, buf = buf }
+    return buf
+  end
+  local function member_list(buf, off)
+    local t = {}
+    for m = 1, Mn do t[m] = buf[off + m - 1] end
+    return t
+  end
+  local res = {}
+  local function as_list(v) return type(v) == "table" and v or { v } end
+  if ob.max ~= nil then
+    res.max = {}
+    local ev = every(nil, "max")
+    for _, c in ipairs(as_list(ob.max)) do
+      local i = comp(c)
+      local buf = add(C.KZ_OBS_MAX, { comp = i - 1, every = ev }, Mn)
+      reads[#reads + 1] = function() res.max[names[i]] = member_list(buf, 0) end
+    end
+  end
+  if ob.cross ~= nil then
+    res.cross = {}
+    local cl = ob.cross
+    if type(cl) ~= "table" then fail("observe: cross must be a table { comp, level = ..., abs, dir, stop, every }") end
+    if cl.level ~= nil or type(cl[1]) ~= "table" then cl = { cl } end
+    for _, x in ipairs(cl) do
+      if type(x) ~= "table" then fail("observe: cross must be a table { comp, level = ..., abs, dir, stop, every }") end
+      for k in pairs(x) do
+        if not (k == 1 or k == "comp" or k == "level" or k == "abs" or k == "dir" or k == "stop" or k == "every") then
+          fail(string.format("observe: cross has no key '%s' (comp, level, abs, dir, stop, every)", tostring(k)))
+        end
+      end
+      local i = comp(x.comp or x[1])
+      if res.cross[names[i]] then fail("observe: two crossing observers on " .. names[i]) end
+      res.cross[names[i]] = true
+      if type(x.level) ~= "number" or x.level ~= x.level or math.abs(x.level) == math.huge then fail("observe: cross needs a finite level") end
+      if x.dir ~= nil and x.dir ~= "up" and x.dir ~= "down" then fail("observe: cross dir must be 'up' or 'down'") end
+      if x.stop and not stop_ok then fail("observe: stop is for ens.run (a direct run) only") end
+      local buf = add(C.KZ_OBS_CROSS, { comp = i - 1, every = every(x.every, "cross"), level = x.level,
+                                       absolute = x.abs and 1 or 0, dir = x.dir == "down" and -1 or 1, stop = x.stop and 1 or 0 }, Mn)
+      reads[#reads + 1] = function() res.cross[names[i]] = member_list(buf, 0) end
+    end
+  end
+  if ob.sample ~= nil and ob.sample ~= false then
+    local sp = ob.sample
+    local ev = every(type(sp) == "table" and sp.every or nil, "sample")
+    local comps = {}
+    if sp == true then for i = 1, e.dim do comps[i] = i end
+    elseif type(sp) == "table" and #sp == 0 then for i = 1, e.dim do comps[i] = i end
+    else for j, c in ipairs(as_list(sp)) do comps[j] = comp(c) end end
+    local rows = tonumber(C.kz_obs_checks(n, ev))
+    local whole = #comps == e.dim
+    local nc = whole and e.dim or 1
+    local bufs = {}
+    if whole then bufs[1] = add(C.KZ_OBS_SAMPLE, { comp = -1, every = ev }, rows * nc * Mn)
+    else for j, i in ipairs(comps) do bufs[j] = add(C.KZ_OBS_SAMPLE, { comp = i - 1, every = ev }, rows * Mn) end end
+    reads[#reads + 1] = function()
+      local out = { t = {} }
+      for j = 0, rows - 1 do out.t[j + 1] = time(j * ev) end
+      for j, i in ipairs(comps) do
+        local col, buf, ci = {}, whole and bufs[1] or bufs[j], whole and (i - 1) or 0
+        for r = 0, rows - 1 do col[r + 1] = member_list(buf, (r * nc + ci) * Mn) end
+        out[names[i]] = col
+      end
+      res.sample = out
+    end
+  end
+  if ob.final ~= nil then
+    res.final = {}
+    for _, f in ipairs(as_list(ob.final)) do
+      local fn = type(f) == "string" and e.invariants and e.invariants[f]
+      if not fn then
+        local have = {}
+        for k in pairs(e.invariants or {}) do have[#have + 1] = k end
+        table.sort(have)
+        fail(string.format("observe: final '%s': the model %s has no such invariant (%s)", tostring(f), tostring(e.kind),
+                           #have > 0 and table.concat(have, ", ") or "none"))
+      end
+      local buf = add(C.KZ_OBS_FINAL, { fn = fn, every = 1 }, Mn)
+      reads[#reads + 1] = function() res.final[f] = member_list(buf, 0) end
+    end
+  end
+  if #list == 0 then return nil, 0, function() return res end end
+  local arr = ffi.new("kz_obs[?]", #list)
+  for j, x in ipairs(list) do
+    local o = arr[j - 1]
+    for k, v in pairs(x.o) do o[k] = v end
+  end
+  local keep = list
+  return arr, #list, function()
+    local _ = keep
+    for _, rd in ipairs(reads) do rd() end
+    return res
+  end
 end
 
 local function known(o, keys, what)
@@ -219,16 +392,18 @@ end
 -- components (for one degree of freedom: q, v lists; else a list of component lists), the failure
 -- flags per member (0 fine, 1 bad initial state, 2 left the bound), and the counts per member.
 function M.run(e, o)
-  known(o, { "stepper", "t", "h", "n", "q0", "v0", "y0", "threads" }, "ensemble.run")
+  known(o, { "stepper", "t", "h", "n", "q0", "v0", "y0", "threads", "observe" }, "ensemble.run")
   local T = kz.stepper(o.stepper or "rk4")
   if type(o.n) ~= "number" or o.n < 0 or o.n ~= math.floor(o.n) then fail("n must be a whole number of steps") end
+  local t0, h = o.t or 0, kz.finite(o.h, "h")
+  local obs, nobs, read = M.observers(e, o.observe, o.n, function(k) return t0 + k * h end, true)
   local y = states(e, o)
   local f, r = ffi.new("int[?]", e.M), kz.report()
-  kz.call("kz_ens_run", T, e.c, o.t or 0, kz.finite(o.h, "h"), o.n, y, f, threads(o), r)
+  kz.call("kz_ens_run", T, e.c, t0, h, o.n, y, f, obs, nobs, pool(o), r)
   local cols = unpack_row(e, y, 0)
   local fl = flags(e, f)
-  if e.nq == 1 then return cols[1], cols[2], fl, kz.counts(r) end
-  return cols, nil, fl, kz.counts(r)
+  if e.nq == 1 then return cols[1], cols[2], fl, kz.counts(r), read() end
+  return cols, nil, fl, kz.counts(r), read()
 end
 
 --- The HMM (lib/lua/kapitza/hmm.lua's options: preset, macro, micro, kernel, phase, recon, H, T, eta, h) on
@@ -241,43 +416,45 @@ function M.hmm(e, o)
   local hmm = require "kapitza.hmm"
   local opts, init = {}, { q0 = o.Q0, v0 = o.P0 }
   for k, v in pairs(o) do
-    if k ~= "Q0" and k ~= "P0" and k ~= "threads" then opts[k] = v end
+    if k ~= "Q0" and k ~= "P0" and k ~= "threads" and k ~= "observe" then opts[k] = v end
   end
   local p = hmm.params(opts)
   local N = tonumber(C.kz_steps_in(o.T or 0, o.H or 0))
   if N < 1 then N = 1 end -- C reports the bad grid
+  local obs, nobs, read = M.observers(e, o.observe, N, function(k) return k * o.H end, false)
   local Y0 = states(e, init)
   local out = ffi.new("double[?]", (N + 1) * e.M * e.dim)
   local f, r = ffi.new("int[?]", e.M), kz.report()
-  kz.call("kz_ens_hmm_run", e.c, p, Y0, out, N + 1, f, threads(o), r)
+  kz.call("kz_ens_hmm_run", e.c, p, Y0, out, N + 1, f, obs, nobs, pool(o), r)
   local Q, P = {}, {}
   for n = 0, N do
     local cols = unpack_row(e, out, n * e.M * e.dim)
     if e.nq == 1 then Q[n + 1], P[n + 1] = cols[1], cols[2] else Q[n + 1] = cols end
   end
-  if e.nq ~= 1 then return Q, nil, flags(e, f), kz.counts(r) end
-  return Q, P, flags(e, f), kz.counts(r)
+  if e.nq ~= 1 then return Q, nil, flags(e, f), kz.counts(r), read() end
+  return Q, P, flags(e, f), kz.counts(r), read()
 end
 
 --- SAM (lib/lua/kapitza/sam.lua's options n, period, t0, diff, macro ('rk4' | 'dp5' fixed steps), H, tout)
 -- with o.micro (default 'rk4') on the time form, from q0/v0. Returns the states at tout
 -- (ys[k] = component lists), the flags and the counts per member.
 function M.sam(e, o)
-  known(o, { "micro", "n", "period", "t0", "diff", "macro", "H", "tout", "q0", "v0", "y0", "threads" }, "ensemble.sam")
+  known(o, { "micro", "n", "period", "t0", "diff", "macro", "H", "tout", "q0", "v0", "y0", "threads", "observe" }, "ensemble.sam")
   local p = ffi.new("kz_sam_params")
   p.period, p.t0, p.n = o.period or 2 * math.pi, o.t0 or 0, o.n or 0
   p.diff = kz.choose(kz.sam_diffs, o.diff or "central2", "sam difference formula")
   local mac = ffi.new("kz_macro")
   mac.kind, mac.type, mac.H = C.KZ_MACRO_FIXED, kz.stepper(o.macro or "rk4"), o.H or 0
   local nout = #o.tout
+  local obs, nobs, read = M.observers(e, o.observe, nout - 1, function(k) return o.tout[k + 1] end, false)
   local y0 = states(e, o)
   local out = ffi.new("double[?]", nout * e.M * e.dim)
   local f, r = ffi.new("int[?]", e.M), kz.report()
   kz.call("kz_ens_sam_run", kz.stepper(o.micro or "rk4"), e.c, p, mac, y0, nout, kz.vec(nout, o.tout), out, f,
-          threads(o), r)
+          obs, nobs, pool(o), r)
   local ys = {}
   for k = 1, nout do ys[k] = unpack_row(e, out, (k - 1) * e.M * e.dim) end
-  return ys, flags(e, f), kz.counts(r)
+  return ys, flags(e, f), kz.counts(r), read()
 end
 
 --- The slow-variable HMM (lib/lua/kapitza/hmm.lua's slow options: set, macro, start, micro, kernel, H, T, eta,
@@ -291,7 +468,7 @@ function M.slow(model, o)
   if type(x0s) ~= "table" or #x0s < 1 or type(x0s[1]) ~= "table" then fail("slow: x0 must be a list of states") end
   local opts = {}
   for k, v in pairs(o) do
-    if k ~= "x0" and k ~= "threads" and k ~= "set" then opts[k] = v end
+    if k ~= "x0" and k ~= "threads" and k ~= "set" and k ~= "observe" then opts[k] = v end
   end
   local p = hmm.slow_params(opts)
   local s = model.slow and model.slow[o.set or "32"]
@@ -311,9 +488,11 @@ function M.slow(model, o)
   end
   local N = tonumber(C.kz_steps_in(o.T or 0, o.H or 0))
   if N < 1 then N = 1 end
+  local view = { M = n, dim = d, nq = 0, kind = model.name }
+  local obs, nobs, read = M.observers(view, o.observe, N, function(k) return k * o.H end, false)
   local out = ffi.new("double[?]", (N + 1) * d * n)
   local f, r = ffi.new("int[?]", n), kz.report()
-  kz.call("kz_ens_slow_run", model.vib, s, p, n, X0, out, N + 1, f, threads(o), r)
+  kz.call("kz_ens_slow_run", model.vib, s, p, n, X0, out, N + 1, f, obs, nobs, pool(o), r)
   local x = {}
   for m = 1, n do
     x[m] = {}
@@ -325,7 +504,7 @@ function M.slow(model, o)
   end
   local fl = {}
   for m = 1, n do fl[m] = f[m - 1] end
-  return x, fl, kz.counts(r)
+  return x, fl, kz.counts(r), read()
 end
 
 return M

@@ -157,7 +157,7 @@ end
 
 local kinds = { [0] = "other", "file", "dir", "link", "fifo", "char", "block", "socket" }
 local kind_words = {
-  file = "a regular file", link = "a symbolic link", fifo = "a named pipe (FIFO)", char = "a character device",
+  file = "a regular file", dir = "a directory", link = "a symbolic link", fifo = "a named pipe (FIFO)", char = "a character device",
   block = "a block device", socket = "a socket", other = "not a directory",
 }
 
@@ -206,6 +206,22 @@ function M.check_out(path, what)
                               what, path, t and (M.kind_words(t.kind) .. (target and (" " .. target) or "")) or "nothing (dangling)")
   end
   return nil, string.format("%s %s exists and is %s, not a directory: refused (left as it is)", what, path, M.kind_words(st.kind))
+end
+
+--- Check an input file before it is opened: nil and a one-line reason when path does not exist
+-- or is not a regular file (through links): a FIFO would block the open, a device would be read
+-- without end. Else its stat (followed). Nothing is opened.
+function M.check_in(path, what)
+  what = what or "input file"
+  if type(path) ~= "string" or path == "" then return nil, what .. ": no path given" end
+  local st, e = M.stat(path, true)
+  if not st then
+    return nil, string.format("%s %s: cannot open it: %s", what, path, e == 2 and "no such file" or ffi.string(C.kzf_strerror(e)))
+  end
+  if st.kind ~= "file" then
+    return nil, string.format("%s %s is %s, not a regular file: refused (not opened)", what, path, M.kind_words(st.kind))
+  end
+  return st
 end
 
 --- Create `dir` and its missing parents (mode 0755), recording each folder this call made with

@@ -32,6 +32,7 @@ local kz = require "kapitza"
 local um = require "kapitza.usermodel"
 local S = require "kapitza.scenario"
 local E = require "kapitza.experiment"
+local tostring = require("kapitza.usermodel.guard").text -- a user's values (an error object) worded safely
 
 local M = {}
 
@@ -43,12 +44,15 @@ local function finite(x) return type(x) == "number" and x == x and x < math.huge
 -- with a name is a one-line error).
 function M.spec(path)
   if type(path) ~= "string" or path == "" then error("model: give the path of a model file", 0) end
+  -- a regular file, checked before it is opened (a FIFO would block, a device never end)
+  local okf, why = require("kapitza.files").check_in(path, "model file")
+  if not okf then error(why, 0) end
   local f = io.open(path, "rb")
   if not f then fail(path, "cannot open it") end
   f:close()
   local chunk, err = loadfile(path)
   if not chunk then fail(path, "does not load: " .. tostring(err):gsub("\n.*", "")) end
-  local ok, spec = pcall(chunk)
+  local ok, spec = require("kapitza.usermodel.watch").pcall(string.format("model file %s (its top-level code)", path), chunk)
   if not ok then fail(path, "raised an error: " .. tostring(spec):gsub("\n.*", "")) end
   if type(spec) ~= "table" then fail(path, "must return the model spec (a table), got " .. type(spec)) end
   if type(spec.name) ~= "string" then fail(path, "the spec has no name") end
@@ -161,11 +165,34 @@ function M.load(path, overrides, o)
   local how = o.how or (spec.c ~= nil and "c" or "lua")
   if how == "c" and spec.c == nil then fail(path, "the model has no C functions (spec.c); use the Lua ones") end
   if how == "lua" and spec.lua == nil then fail(path, "the model has no Lua functions (spec.lua); use the C ones") end
+  -- the functions of the way not chosen are checked too (their keys), so that a typo there
+  -- (lua.reconstuct beside a c table) is not left for the day the other way runs
+  for _, w in ipairs { "c", "lua" } do
+    if w ~= how and type(spec[w]) == "table" then
+      local pspec = require "kapitza.usermodel.parts_spec"
+      local keys = { "accel", "rhs", "reconstruct", "averaged", "phase" }
+      for k in pairs(pspec.FN_KEYS) do keys[#keys + 1] = k end
+      if w == "c" then keys[#keys + 1] = "source" end
+      local ok_ = {}
+      for _, k in ipairs(keys) do ok_[k] = true end
+      for k in pairs(spec[w]) do
+        if not ok_[k] then
+          local near = type(k) == "string" and pspec.nearest(k, keys)
+          fail(path, string.format("%s.%s: unknown entry%s", w, tostring(k), near and string.format(" (did you mean '%s'?)", near) or ""))
+        end
+      end
+    end
+  end
   local ok, model
   if o.build == false then ok, model = pcall(um.data, spec, values) -- the data alone (a sweep's points)
   else ok, model = pcall(um.model, spec, values, how, (o.library or o.probe == false) and { probe = false } or nil) end
   if not ok then error(tostring(model):gsub("\n.*", ""), 0) end
   if o.library then model.library = path end
+  -- a fast-forced model's omega is a frequency: 0 is no forcing, a negative one is refused (its
+  -- period would be negative: T would be rounded to whole periods of nothing)
+  if model.vib and type(model.omega) == "number" and model.omega < 0 then
+    fail(path, string.format("omega = %.6g: the fast frequency must be >= 0 (0: no forcing)", model.omega))
+  end
   -- the initial state: the file's (model.y0), then the overrides
   local y0
   if oy then

@@ -117,8 +117,14 @@ local function isatty()
   return ok == 0 or ok == true
 end
 
+-- elapsed and ETA in wall seconds (os.clock is the process's CPU time: threads would inflate it)
+local wall = (function()
+  local ok, Ti = pcall(require, "kapitza.timing")
+  return ok and Ti.now or os.clock
+end)()
+
 function M:progress_start(total, label)
-  self.pg = { total = total, done = 0, t0 = os.clock(), wall0 = os.time(), label = label or self.id,
+  self.pg = { total = total, done = 0, t0 = wall(), wall0 = os.time(), label = label or self.id,
               tty = isatty(), next_report = 0.25, quiet = os.getenv("KZ_QUIET") ~= nil }
 end
 
@@ -128,7 +134,7 @@ function M:progress(what)
   pg.done = pg.done + 1
   if pg.quiet then return end
   local frac = pg.done / pg.total
-  local el = os.clock() - pg.t0
+  local el = wall() - pg.t0
   local eta = frac > 0 and el * (1 - frac) / frac or 0
   if pg.tty then
     local w = 30

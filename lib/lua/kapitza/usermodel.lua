@@ -30,7 +30,7 @@
 --   }
 --   local m = um.model(spec, { l = 0.2, g = 9.8, vmax = 4, omega = 1e4, theta0 = 0 }, "c")  -- or "lua"
 --
--- The spec:
+-- The spec (for its users: paper/model-format.md, the reference with one example per family):
 --   name           letters, digits, '_' (names the cache files and the error messages)
 --   nq | dim       second-order form y = (q, v), dim = 2 nq, v' = accel (nq); or first order y' = rhs (dim)
 --   params         parameter names (C identifiers), all doubles; in C a struct kz_par with these
@@ -147,7 +147,7 @@ local pc = require "kapitza.usermodel.parts_c"
 local ffi, C = kz.ffi, kz.C
 local cache = require "kapitza.usermodel.cache"
 local source = require "kapitza.usermodel.source"
-local guard = require "kapitza.usermodel.guard"
+local guard = require "kapitza.usermodel.guard"; local tostring = guard.text -- a user's values worded safely
 local UL = require "kapitza.usermodel.callbacks"
 
 local M = {}
@@ -295,7 +295,7 @@ local function new_par(spec, L, values)
     for k, x in pairs(values) do v[k] = x end
     if L.index.theta0 and v.theta0 == nil then v.theta0 = 0 end
     for _, k in ipairs(L.derived) do
-      local ok, x = pcall(spec.derived[k], v)
+      local ok, x = require("kapitza.usermodel.watch").pcall(string.format("usermodel '%s': derived.%s", spec.name, k), spec.derived[k], v)
       if not ok then bad(spec, string.format("derived.%s raised an error: %s", k, tostring(x))) end
       if type(x) ~= "number" or x ~= x or x == math.huge or x == -math.huge then
         bad(spec, string.format("derived parameter '%s' must be a finite number (got %s)", k, tostring(x)))

@@ -124,7 +124,7 @@ local function constrained_hmm_family(ctx, o, methods, na)
   for _, pre in ipairs { "shake-shake", "rattle-shake" } do
     local why = refuses(ctx, "hmm-" .. pre:match("^%a+"))
     if why then
-      if pre == "rattle-shake" then na[#na + 1] = { name = "HMM-shake-shake, HMM-rattle-shake", family = "constrained HMM", reason = why } end
+      if pre == "rattle-shake" then na[#na + 1] = { name = "HMM-shake-shake, HMM-rattle-shake", family = "HMM", reason = why } end
     elseif not (o.quick and pre == "shake-shake") then -- quick: one of the two
       methods[#methods + 1] = {
         name = "HMM-" .. pre, family = "HMM", cap = "hmm-" .. pre:match("^%a+"), knob = "N,n",
@@ -148,7 +148,7 @@ end
 local function slow_hmm_family(ctx, o, methods, na)
   local why = refuses(ctx, "hmm-slow")
   if why then
-    na[#na + 1] = { name = "HMM-slow (Fredbo)", family = "slow-variable HMM", reason = why }
+    na[#na + 1] = { name = "HMM-slow (Fredbo)", family = "HMM", reason = why }
     return
   end
   local sets = {}
@@ -209,7 +209,7 @@ end
 local function sam_dae_family(ctx, o, methods, na)
   local why = refuses(ctx, "sam-dae")
   if why then
-    na[#na + 1] = { name = "SAM-herk3/herk3 (SAM on the DAE)", family = "SAM on the DAE", reason = why }
+    na[#na + 1] = { name = "SAM-herk3/herk3 (SAM on the DAE)", family = "SAM", reason = why }
     return
   end
   local hi = math.max(1, math.floor(ctx.K / 2))
@@ -326,6 +326,66 @@ function M.catalogue(ctx, o)
     methods = keep
   end
   return methods, na
+end
+
+--- What each knob of method m means, in words (kapitza solve method=list and --help): "N = ...,
+-- n = ...". The end time T is K whole fast periods (the atlas's and solve's rounding).
+M.KNOBS = {
+  direct = { n = "steps per fast period (h = period/n, n K steps to T)" },
+  HMM = { N = "macro steps over T (H = T/N, whole periods)", n = "micro-steps per fast period in each force estimate" },
+  SAM = { N = "macro steps over T (H = T/N)", n = "micro-steps per fast period (each macro step integrates periods)",
+          tol = "the macro controller's tolerance (rtol = atol)" },
+  LISP = { N = "macro steps over T (H = T/N)", n = "micro-steps per fast period" },
+  MR = { N = "macro steps over T, each of K/N > 4 whole periods", n = "micro-steps per fast period" },
+  VMI = { N = "macro steps over T (dT = T/N)", p = "micro-steps of the fast part per macro step (dT/p should resolve the fast period)" },
+  peer = { tol = "the integrator's tolerance (rtol = atol)" },
+}
+function M.knob_words(m)
+  local w, t = M.KNOBS[m.family] or {}, {}
+  for k in (m.knob .. ","):gmatch("([^,]+),") do t[#t + 1] = string.format("%s = %s", k, w[k] or "(see the method)") end
+  return table.concat(t, "; ")
+end
+
+-- The capability method (lib/lua/kapitza/capability.lua) an atlas name stands for, with its options.
+local function cap_of(name)
+  if name == "HMM-V" or name == "HMM-A2" then return "hmm" end
+  if name:match("^HMM%-slow%-") then return "hmm-slow" end
+  if name == "HMM-shake-shake" then return "hmm-shake" end
+  if name == "HMM-rattle-shake" then return "hmm-rattle" end
+  if name == "SAM-herk3/herk3" then return "sam-dae" end
+  local fam, micro = name:match("^(%u+)%-%w+/(%w+)$")
+  if fam == "SAM" or fam == "LISP" then return fam:lower() .. (micro == "strang" and "-strang" or "") end
+  if name == "MR-rk4" or name == "MR-strang" then return name == "MR-strang" and "mr-strang" or "mr" end
+  if name:match("^VMI%-%u%u$") then return "vmi" end
+  if kz.steppers[name] and name ~= "names" then return name end
+  return nil
+end
+
+--- Why the method `name` (an atlas name) does not run on ctx's model, in one line: capability's
+-- reason (the part the model lacks), the atlas's own (n/a entries na), or, for a name no family
+-- has, the names there are. methods: the catalogue's for this model.
+function M.why_not(ctx, name, methods, na)
+  local c = cap_of(name)
+  if c then
+    local ok, why = cap.check(ctx.model, c)
+    if not ok then
+      if why:find("the model has no period", 1, true) and tostring(ctx.period_source):match("^estimated") then
+        why = why .. string.format(" (kapitza check estimates it as %.6g: give period = %.6g to use it)", ctx.period, ctx.period)
+      end
+      return string.format("%s does not apply to this model: %s", name, why)
+    end
+  end
+  for _, n in ipairs(na or {}) do
+    for part in (n.name .. ","):gmatch("%s*([^,]+),") do
+      if part == name or part:match("^" .. name:gsub("%p", "%%%0") .. " ") then
+        return string.format("%s does not run on this model: %s", name, n.reason)
+      end
+    end
+  end
+  local names = {}
+  for _, m in ipairs(methods or {}) do names[#names + 1] = m.name end
+  return string.format("no method '%s' for this model (it has %s; method=list explains them)", name,
+                       #names > 0 and table.concat(names, ", ") or "none")
 end
 
 --- The capability methods (lib/lua/kapitza/capability.lua's names) that apply to the model but that no

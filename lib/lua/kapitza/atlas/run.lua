@@ -94,12 +94,47 @@ local function user_point(sc, mf, o, label)
   sc:progress_start(1, label)
   local ctx = AU.setup(mf, { tol = o.tol, refm = o.quick and 32 or 64, refmax = o.refmax })
   local methods, na = AC2.catalogue(ctx, { quick = o.quick, methods = o.keep })
-  local total = 1
-  for _, m in ipairs(methods) do total = total + #m.ladder end
+  local total = 1 -- the reference, then every run in each timed repetition (AU.sweep's progress)
+  for _, m in ipairs(methods) do total = total + #m.ladder * (o.reps or 3) end
   sc:progress_start(total, label)
   sc:progress(string.format("reference (%d steps per period), tau = %.3g", ctx.refm, ctx.tau))
   local rows = AU.sweep(ctx, methods, { reps = o.reps, budget = o.budget, progress = function(w) sc:progress(w) end })
   return ctx, rows, methods, na
+end
+
+-- The runs that did not finish, on stderr: one line per method and cause (a failure's message
+-- without its step and time, or "diverged: the error is not finite"), and the families none of
+-- whose runs finished. Returns those families (a list; empty when each family has a run that
+-- finished). rows: the data rows (status "ok", "diverged", "failed"; msg for a failure).
+function R.failures(rows)
+  local by, order, fam, famorder, nbad = {}, {}, {}, {}, 0
+  for _, r in ipairs(rows) do
+    local f = fam[r.family]
+    if not f then f = { runs = 0, ok = 0 }; fam[r.family] = f; famorder[#famorder + 1] = r.family end
+    f.runs = f.runs + 1
+    if r.status == "ok" then f.ok = f.ok + 1
+    else
+      nbad = nbad + 1
+      local cause = r.status == "diverged" and "diverged: the error is not finite"
+                    or tostring(r.msg or "failed"):gsub(" %(?at step %-?%d+%)?", ""):gsub(" %(?at t = [^)%s]+%)?", "")
+      local key = r.method .. "\0" .. cause
+      if not by[key] then by[key] = { method = r.method, cause = cause, n = 0 }; order[#order + 1] = key end
+      by[key].n = by[key].n + 1
+    end
+  end
+  local dead = {}
+  for _, name in ipairs(famorder) do if fam[name].ok == 0 then dead[#dead + 1] = name end end
+  if nbad > 0 then
+    io.stderr:write(string.format("kapitza atlas: %d of %d runs did not finish, by method and cause:\n", nbad, #rows))
+    for _, k in ipairs(order) do
+      local b = by[k]
+      io.stderr:write(string.format("  %s: %d run%s: %s\n", b.method, b.n, b.n == 1 and "" or "s", b.cause))
+    end
+  end
+  for _, name in ipairs(dead) do
+    io.stderr:write(string.format("kapitza atlas: no run of the family %s finished (%d runs)\n", name, fam[name].runs))
+  end
+  return dead
 end
 
 -- A best row on stdout: "tol 0.01     method=... (error ..., N evaluations, S s)".
@@ -116,17 +151,20 @@ function R.user(mf, o)
   local AU = require "kapitza.atlas.user"
   local sc = S.new { id = "atlas-" .. mf.name, title = "kapitza atlas " .. mf.path, params = {} }
   sc.P = { out = o.out }
+  local dead = {}
   S.protected(function()
     sc:open_stage()
     local ctx, rows, methods, na = user_point(sc, mf, o, sc.id)
     local best = AU.write(sc, ctx, rows, methods, na)
     sc:commit()
-    io.stderr:write(string.format("kapitza atlas: %d runs of %d methods; wrote %s/data/%s.tsv, %s/tables/%s-best.{tsv,md}, %s/figures/%s.svg\n",
-                                  #rows, #methods, o.out, sc.id, o.out, sc.id, o.out, sc.id))
+    io.stderr:write(string.format("kapitza atlas: %d runs of %d methods; wrote %s/data/%s.tsv, %s/tables/%s-best.{tsv,md}%s\n",
+                                  #rows, #methods, o.out, sc.id, o.out, sc.id,
+                                  (sc.drawn or {})[sc.id] and string.format(", %s/figures/%s.svg", o.out, sc.id) or " (no figure)"))
     for _, b in ipairs(best) do
       if b.by == "evaluations" then o.say(best_line(b)) end
     end
-  end, { label = "kapitza atlas" })
+    dead = R.failures(rows)
+  end, { label = "kapitza atlas", status = function() return #dead > 0 and 1 or 0 end }) -- written, but a whole family failed: 1
 end
 
 --- The stiffness sweep of a model of one's own: the generic atlas at each value of o.key
@@ -138,6 +176,7 @@ function R.user_sweep(mfs, o)
   local AUS = require "kapitza.atlas.user_sweep"
   local sc = S.new { id = "atlas-" .. mfs[1].name, title = "kapitza atlas " .. mfs[1].path, params = {} }
   sc.P = { out = o.out }
+  local dead = {}
   S.protected(function()
     sc:open_stage()
     local pts, nruns = {}, 0
@@ -149,8 +188,13 @@ function R.user_sweep(mfs, o)
     end
     local best, sca = AUS.write(sc, o.key, pts)
     sc:commit()
-    io.stderr:write(string.format("kapitza atlas: %d runs at %d values of %s; wrote %s/data/%s.tsv, %s/tables/%s-{best,scaling}.{tsv,md}, " ..
-                                  "%s/figures/%s{,-scaling}.svg\n", nruns, #mfs, o.key, o.out, sc.id, o.out, sc.id, o.out, sc.id))
+    local drawn, figs = sc.drawn or {}, {}
+    for _, f in ipairs { sc.id, sc.id .. "-scaling" } do if drawn[f] then figs[#figs + 1] = string.format("%s/figures/%s.svg", o.out, f) end end
+    io.stderr:write(string.format("kapitza atlas: %d runs at %d values of %s; wrote %s/data/%s.tsv, %s/tables/%s-{best,scaling}.{tsv,md}%s\n",
+                                  nruns, #mfs, o.key, o.out, sc.id, o.out, sc.id, #figs > 0 and (", " .. table.concat(figs, ", ")) or " (no figure)"))
+    local all = {}
+    for _, pt in ipairs(pts) do for _, r in ipairs(pt.rows) do all[#all + 1] = r end end
+    dead = R.failures(all)
     for _, b in ipairs(best) do
       if b.by == "evaluations" then o.say(string.format("%s=%-8s %s", o.key, S.fmt(b.value), best_line(b))) end
     end
@@ -159,7 +203,7 @@ function R.user_sweep(mfs, o)
       for _, e in ipairs(sca) do if e.tol == tol and e.p then t[#t + 1] = string.format("%s %.2f", e.method, e.p) end end
       o.say(string.format("tol %-8.3g work ∝ %s^p: %s", tol, o.key, #t > 0 and table.concat(t, ", ") or "no exponent (too few values reached)"))
     end
-  end, { label = "kapitza atlas" })
+  end, { label = "kapitza atlas", status = function() return #dead > 0 and 1 or 0 end })
 end
 
 return R

@@ -67,12 +67,19 @@ function M.richardson(s, stepper, p, y0, L, nout, m, coarse)
 end
 
 --- T/period, the number of fast periods of a run, checked: a positive finite period (psrc: where it
--- comes from) and a count that a double holds exactly (at most 2^53); a one-line error otherwise.
-function M.periods(T, period, psrc)
+-- comes from), a count that a double holds exactly (at most 2^53), and, unless keep_T (a run
+-- on its own grid of T, not T rounded up to whole periods), at least half a period; a one-line
+-- error otherwise.
+function M.periods(T, period, psrc, keep_T)
   if not (period > 0 and period < math.huge) then
     error(string.format("the fast period %.3g (%s) is not a positive finite number", period, psrc or "the model's"), 0)
   end
   local K0 = T / period
+  if K0 < 0.5 and not keep_T then -- rounded up to one whole period, T would grow more than twofold: said, not done
+    error(string.format("T = %.6g is less than half a fast period (%.6g, %s): the methods run over whole periods, and " ..
+                        "one would stretch T to %.6g; give T of at least one period, or a faster oscillation", T, period,
+                        psrc or "the model's", period), 0)
+  end
   if not (K0 <= 2 ^ 53) then
     error(string.format("T/period = %.3g/%.3g = %.3g fast periods: more than can be counted (at most 2^53); " ..
                         "shorten T or lower the fast frequency", T, period, K0), 0)
@@ -101,7 +108,7 @@ function M.setup(mf, o)
     psrc = "estimated: 2 pi / (fastest natural frequency at y0, from the Jacobian of the force)"
     if not period then period, psrc = mf.T / 100, "none found (the force does not vary with the state at y0): T/100" end
   end
-  local K0 = M.periods(mf.T, period, psrc)
+  local K0 = M.periods(mf.T, period, psrc, o.K ~= nil or o.T ~= nil) -- (a problem with its own grid keeps its T)
   local K = o.K or AM.whole_periods(mf.T, period, o.multiple or (K0 >= 64 and 32 or 1))
   local T = o.T or K * period
   local model, y0 = mf.model, mf.y0
@@ -154,7 +161,9 @@ function M.setup(mf, o)
       local Y, y = kz.vec(2 * nq), kz.vec(2 * nq)
       for i = 1, nq do Y[i - 1] = y0[i] end
       local st2 = fn and fn(model.par, theta0, Y, y) or model.vib.reconstruct(model.par, theta0, Y, y)
-      if st2 ~= nil and st2 ~= 0 then error("the model's reconstruct refused the initial state", 0) end
+      if st2 ~= nil and st2 ~= 0 then
+        error(string.format("usermodel '%s': reconstruct refused the initial state (status %s)", mf.name, tostring(st2)), 0)
+      end
       for i = 1, nq do Y0[nq + i] = y0[nq + i] - y[nq + i - 1] end
     end
     ctx.Y0 = Y0
@@ -196,17 +205,15 @@ function M.sweep(ctx, methods, o)
   local entries = A.entries(ctx, methods, { keep_failed = true })
   local byname = {}
   for _, m in ipairs(methods) do byname[m.name] = m end
-  if o.progress then -- once per entry and repetition (A.clock may call a short run many times)
-    for _, e in ipairs(entries) do
-      local run, calls = e.run, 0
-      e.run = function()
-        calls = calls + 1
-        if calls == 1 then o.progress(e.group) end
-        return run()
-      end
-    end
+  local reps = o.reps or 3
+  -- progress once per entry and repetition (#entries x reps in all: M.progress_total), the
+  -- timed repetitions included (A.clock may call a short run many times: one tick)
+  local function progress(e, rep, measured)
+    if not o.progress then return end
+    if rep == 1 then o.progress(e.group)
+    else o.progress(string.format("%s, timing %d/%d%s", e.group, rep, reps, measured and "" or " (not repeated)")) end
   end
-  local rows = A.campaign(entries, { reps = o.reps or 3, budget = o.budget or 3 })
+  local rows = A.campaign(entries, { reps = reps, budget = o.budget or 3, progress = progress })
   for _, r in ipairs(rows) do
     r.si, r.stiffness = 1, 0
     r.params = M.params_of(byname[r.method], r.x, r.x2)

@@ -31,16 +31,19 @@ return function(argv)
   if not path or path:match("^%-") or path:match("=") then die("atlas", "give a model file (kapitza atlas --help)") end
   local o = split_args("atlas", argv, 3, { ["--lua"] = true, ["--quick"] = true, ["--force"] = true }, true)
   if not o.out then die("atlas", "give --out DIR") end
-  local own = { tol = true, methods = true, refmax = true, reps = true, budget = true }
+  o.kv = U.timeout("atlas", o.kv)
+  local own = { tol = true, methods = true, refmax = true, reps = true, budget = true, timeout = true }
   local mine, rest = take("atlas", o.kv, own)
   local S = require "kapitza.scenario"
   local function nums(k, s, whole, lo, hi)
-    local t = {}
+    local t, seen = {}, {}
     for item in (s .. ","):gmatch("([^,]*),") do
       local v = S.number(item)
       if not v then die("atlas", string.format("%s: cannot read '%s' as a number", k, item)) end
       if whole and v ~= math.floor(v) then die("atlas", string.format("%s: '%s' is not a whole number", k, item)) end
       if v < lo or v > hi then die("atlas", string.format("%s: %s is outside [%g, %g]", k, item, lo, hi)) end
+      if seen[v] then die("atlas", string.format("%s: the value %s is given twice in the list", k, item)) end
+      seen[v] = true
       t[#t + 1] = v
     end
     return t
@@ -94,6 +97,7 @@ return function(argv)
     keep = {}
     for n in (mine.methods .. ","):gmatch("([^,]*),") do
       if n == "" then die("atlas", "methods: empty name in '" .. mine.methods .. "'") end
+      if keep[n] then die("atlas", string.format("methods: %s is given twice in the list", n)) end
       keep[n] = true
     end
     local okc, c0 = pcall(AU.setup, mf, { reference = false })

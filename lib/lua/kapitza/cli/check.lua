@@ -116,14 +116,15 @@ return function(argv)
   local path = argv[2]
   if not path or path:match("^%-") or path:match("=") then die("check", "give a model file (kapitza check --help)") end
   local o = split_args("check", argv, 3, { ["--lua"] = true })
-  local mf = load_model("check", path, o.kv, o.flags["--lua"])
+  o.kv = U.timeout("check", o.kv)
+  local mf = load_model("check", path, o.kv, o.flags["--lua"], { timeout = true })
   local kz = require "kapitza"
   local MF = require "kapitza.modelfile"
   local AU = require "kapitza.atlas.user"
   local AC = require "kapitza.atlas.catalogue"
   local cap = require "kapitza.capability"
   local m, spec = mf.model, mf.spec
-  local disagree
+  local disagree, twins_differ
   local ok, e = pcall(function()
     out(string.format("model %s (%s)", mf.name, mf.path))
     local form
@@ -165,11 +166,11 @@ return function(argv)
       local other = mf.how == "c" and "lua" or "c"
       local okt, twin = pcall(MF.load, path, o.kv, { how = other })
       if okt then
-        local dmax, scale = 0, 0
-        for _, t in ipairs { 0, 0.37 * (mf.period or 1), 0.81 * (mf.period or 1) } do
-          local a, b = eval_force(kz, m.sys, mf.dim, mf.y0, t), eval_force(kz, twin.model.sys, mf.dim, mf.y0, t)
-          for i = 1, mf.dim do dmax, scale = math.max(dmax, math.abs(a[i] - b[i])), math.max(scale, math.abs(a[i])) end
-        end
+        -- every part both ways give, compared through the structs the methods call
+        -- (lib/lua/kapitza/cli/twins.lua): the force at three phases, then each other part
+        local cm, lm = m, twin.model
+        if mf.how == "lua" then cm, lm = twin.model, m end
+        local rows = require("kapitza.cli.twins").compare(mf, cm, lm, { 0, 0.37 * (mf.period or 1), 0.81 * (mf.period or 1) })
         -- a derivative one side gives and the other forms (central differences, ~4e-11 relative)
         -- enters a vmi model's field: agreement to 1e-8 relative then, else to round-off
         local formed = {}
@@ -178,10 +179,22 @@ return function(argv)
         end
         local mixed = false
         for _, n in pairs(formed) do mixed = mixed or n == 1 end
-        local tol = (mixed and mf.vmi) and 1e-8 or 1e-12
-        out(string.format("  the C and Lua functions at three phases: largest difference %.2g (of %.2g)%s%s", dmax, scale,
-                          dmax <= tol * math.max(1, scale) and ": they agree" or ": THEY DIFFER",
-                          tol > 1e-12 and " (to 1e-8 relative: one side forms derivatives by central differences)" or ""))
+        for _, r in ipairs(rows) do
+          -- the parts whose derivatives one side forms: the looser tolerance
+          local tol = (mixed and (mf.vmi or r.part:match("^constraints") or r.part:match("^slow"))) and 1e-8 or 1e-12
+          if r.failed then
+            out(string.format("  C and Lua, %s: one of them failed (%s): THEY DIFFER", r.part, r.failed))
+            twins_differ = twins_differ or string.format("the C and Lua functions differ: %s failed on one side (%s)", r.part, r.failed)
+          else
+            local agree = r.diff <= tol * math.max(1, r.scale)
+            out(string.format("  C and Lua, %s: largest difference %.2g (of %.2g)%s%s", r.part, r.diff, r.scale,
+                              agree and ": they agree" or ": THEY DIFFER",
+                              tol > 1e-12 and " (to 1e-8 relative: one side forms derivatives by central differences)" or ""))
+            if not agree then
+              twins_differ = twins_differ or string.format("the C and Lua functions differ: %s by %.2g (of %.2g)", r.part, r.diff, r.scale)
+            end
+          end
+        end
       else
         out("  the " .. other .. " twin does not load: " .. tostring(twin))
       end
@@ -197,7 +210,12 @@ return function(argv)
       if not all_finite(t) then error(string.format("reconstruct at theta0 + 1, Y = y0 is not finite: (%s)", fmt_list(t)), 0) end
       out(string.format("  reconstruct at theta0 + 1 from Y = y0: y = (%s): finite", fmt_list(t)))
     end
-    if m.averaged_force and m.vib and mf.nq > 0 and not m.con and not mf.period then
+    if m.averaged_force and m.con then
+      out("  averaged force: NOT compared with an estimate (the model has constraints: the HMM's force estimate here is " ..
+          "the unconstrained one; the constrained HMM averages the constrained motion): `averaged` is not checked")
+    elseif m.averaged_force and not m.vib then
+      out("  averaged force: NOT compared with an estimate (the model is not fast-forced: the HMM's estimate needs the phase)")
+    elseif m.averaged_force and m.vib and mf.nq > 0 and not m.con and not mf.period then
       out("  averaged force: not compared with the HMM's estimate (no fast period: omega is not > 0)")
     elseif m.averaged_force and m.vib and mf.nq > 0 and not m.con then
       local hmm = require "kapitza.hmm"
@@ -237,7 +255,11 @@ return function(argv)
     for _, fam in ipairs(fams) do
       out("  " .. fam .. ":")
       for _, r in ipairs(byfam[fam]) do
-        out(string.format("    %-3s %-" .. w .. "s  %s", r.ok and "yes" or "no", r.method, r.ok and r.label or r.why))
+        local why = r.why
+        if not r.ok and why:find("the model has no period", 1, true) and sc.period_source:match("^estimated") then
+          why = why .. string.format(" (estimated above as %.6g: give it as period = %.6g to use it)", sc.period, sc.period)
+        end
+        out(string.format("    %-3s %-" .. w .. "s  %s", r.ok and "yes" or "no", r.method, r.ok and r.label or why))
       end
     end
     -- what the atlas runs (the names `kapitza solve method=` takes)
@@ -271,4 +293,5 @@ return function(argv)
   end)
   if not ok then U.fail("check", e) end
   if disagree then die("check", disagree, 1) end
+  if twins_differ then die("check", twins_differ, 1) end
 end

@@ -4,8 +4,16 @@ local M = {}
 
 local function out(s) io.stdout:write(s, "\n") end
 
+-- Any value as text, never raising (an error object whose __tostring fails: described).
+local function text(v)
+  if type(v) == "string" then return v end
+  local ok, s = pcall(tostring, v)
+  if ok and type(s) == "string" then return s end
+  return string.format("(a %s whose __tostring %s)", type(v), ok and "returned no string" or "failed")
+end
+
 local function die(verb, msg, code)
-  io.stderr:write(string.format("kapitza%s: %s\n", verb and (" " .. verb) or "", tostring(msg):gsub("\n.*", "")))
+  io.stderr:write(string.format("kapitza%s: %s\n", verb and (" " .. verb) or "", (text(msg):gsub("\n.*", ""))))
   os.exit(code or 2)
 end
 
@@ -14,7 +22,7 @@ end
 -- or a deliberate one-line error (raised without a position) -- is the answer to this input: exit
 -- 2, the message without the Lua position. Anything else (a position: a bug) exits 1 as it is.
 function M.fail(verb, err)
-  local msg = tostring(err):gsub("\n.*", "")
+  local msg = text(err):gsub("\n.*", "")
   local lib = msg:match("^[^:]*%.lua:%d+: (kz_.*)$") or msg:match("^(kz_.*)$")
               or msg:match("^[^:]*/lib/[%w_/]+%.lua:%d+: ([%w_]+%.[%w_]+: .*)$")
   if lib then die(verb, lib, 2) end
@@ -57,7 +65,7 @@ library's modules on its path; its figure scripts are looked up beside it first,
 library's figures/. The arguments go to the scenario (its own --help lists its keys).
 The scenarios of the repository run the same way as with luajit scenarios/<id>.lua.]],
   check = [[
-usage: kapitza check MODEL.lua [--lua] [key=value ...]
+usage: kapitza check MODEL.lua [--lua] [timeout=SECONDS] [key=value ...]
 Loads the model file (its values, initial state and T, then the key=value overrides: parameters,
 T, q0, v0 (p0 for a vmi model), y0 as comma lists), builds the model (its C functions, compiled
 on first use; --lua: its Lua functions), and prints: the form; the parts it declares (flows,
@@ -66,19 +74,38 @@ parts need, given (checked against central differences at y0) or formed by the l
 of its functions at y0 (finite, the C and Lua twins agree, the averaged force against the HMM's
 estimate); the fast period (2 pi/omega, the spec's period, or estimated) and the slow scale tau
 from a short reference run; the methods by family (lib/lua/kapitza/capability.lua): yes, or why not in one
-line; the names kapitza atlas runs (and kapitza solve takes). A given derivative that disagrees
-at y0: exit status 1.]],
+line (one set of family names: direct, HMM, SAM, LISP, MR, VMI, as in the atlas and method=list);
+the names kapitza atlas runs (and kapitza solve takes). Exit status: 0; 2 when the model does
+not load (a given derivative that disagrees with central differences at the file's own initial
+state is such a refusal); 1 when it loads but a given derivative disagrees at an initial state
+given on the command line, or its C and Lua functions differ.
+  timeout=SECONDS  the limit on one call of the model's code (default 60, or KZ_MODEL_TIMEOUT;
+                   0: none): a call that does not return within it ends the command, exit 2]],
   solve = [[
-usage: kapitza solve MODEL.lua method=NAME [knob=value ...] [--error] [--lua] [--force] [key=value ...]
+usage: kapitza solve MODEL.lua method=NAME [knob=value ...] [--error] [--lua] [--force] [timeout=SECONDS] [key=value ...]
 One run of one method of the atlas on the model, with its knobs (the `params` column of the
 atlas, e.g. method=SAM-rk4/rk4 N=16 n=32, method=HMM-V N=64 n=32, method=rk4 n=64): prints the
 state at T (rounded to whole fast periods, as in the atlas), the force evaluations and the CPU
 seconds. --error also computes the atlas's reference and prints the error against it.
-method=list prints the methods and their knobs. A run whose estimated work is beyond the limit
-(KZ_MAX_WORK, default 2e10 force evaluations) is refused before it starts; --force runs it.]],
+method=list prints the methods, their knobs in words and what each is. A method that does not
+apply to the model is refused with the reason (the part the model lacks). A run whose estimated
+work is beyond the limit (KZ_MAX_WORK, default 2e10 force evaluations) is refused before it
+starts; --force runs it. T is rounded to K whole fast periods. The knobs, by family:
+  direct  n   steps per fast period (h = period/n; n K steps to T)
+  HMM     N   macro steps over T (H = T/N, whole periods)
+          n   micro-steps per fast period in each force estimate
+  SAM     N   macro steps over T (H = T/N);  n  micro-steps per fast period
+          tol (SAM-ode45/...) the macro controller's tolerance, rtol = atol, instead of N
+  LISP    N   macro steps over T (H = T/N);  n  micro-steps per fast period
+  MR      N   macro steps over T, each of K/N > 4 whole periods;  n  micro-steps per fast period
+  VMI     N   macro steps over T (dT = T/N)
+          p   micro-steps of the fast part per macro step (dT/p should resolve the fast period)
+  peers   tol the integrator's tolerance (rtol = atol)
+Counts are whole numbers up to 2147483647. timeout=SECONDS: the limit on one call of the
+model's code (default 60, or KZ_MODEL_TIMEOUT; 0: none).]],
   atlas = [[
 usage: kapitza atlas MODEL.lua --out DIR [--quick] [--lua] [tol=t1,t2,...] [methods=a,b,...]
-                     [refmax=M] [reps=R] [budget=S] [--force] [key=value ...]
+                     [refmax=M] [reps=R] [budget=S] [timeout=SECONDS] [--force] [key=value ...]
 Every method family the model allows, over ladders cut from its fast period and slow scale, the
 peers when built, against a reference whose accuracy is estimated (RK4, Richardson): error
 against force evaluations and against CPU seconds. Writes DIR/data/atlas-<model>.tsv (every
@@ -93,6 +120,11 @@ DIR/figures/atlas-<model>.svg. Progress on stderr.
   --quick  short ladders and fewer variants (seconds, for tests)
   --force  run even when the estimated work (the reference and the direct steppers, like the
            number of fast periods T/period) is beyond the limit (KZ_MAX_WORK, default 2e10)
+  timeout  the limit on one call of the model's code in seconds (default 60, or KZ_MODEL_TIMEOUT;
+           0: none): a call that does not return within it ends the run, exit 2, nothing written
+The knobs of each method are those of kapitza solve (its --help, method=list). The runs that do
+not finish are summed up on stderr by method and cause; when no run of a family finishes, the
+outputs are written and the exit status is 1.
 Other keys are the model's (parameters, T, q0, v0, y0).
 A comma list for one model parameter (omega=1e3,1e4,1e5) sweeps it: the atlas at each value (its
 own reference, period and ladders; the methods keep their names), the runs value by value (data:
@@ -111,7 +143,7 @@ usage: kapitza sweep emit SCENARIO DIR --over key=v1,v2 ... [key=value ...] [--m
        kapitza sweep merge DIR
        kapitza sweep task DIR K
        kapitza sweep ensemble MODEL.lua DIR --over key=v1,v2 ... [method=NAME] [knobs] [key=value ...]
-                              [plot=NAME|none] [--lua] [--threads N] [--force] [--shards N]
+                              [observers] [plot=NAME|none] [--lua] [--threads N] [--force] [--shards N]
 A sweep of a scenario as independent commands, one per point (scripts/sweep.lua, whose header
 says more): emit writes DIR/commands.txt and, for Slurm, DIR/slurm.sh (a job-array batch script)
 and DIR/submit.sh (arrays below the cluster's MaxArraySize); run runs the commands here (GNU
@@ -126,10 +158,14 @@ writes DIR/data/sweep-<model>.tsv: per point the swept values, the state at T, s
   method=rk4 (or euler, symeuler, verlet, leapfrog, dp5, ve)  n=steps to T, or h=step
   method=hmm   N macro steps (H = T/N), n micro-steps per fast period (HMM-V; omega not swept)
   method=sam   N RK4 macro steps, n RK4 micro-steps per fast period (one fast period for all)
+Observers, recorded in the call per point (a column each; C source only):
+  max=q1[,v2]  the largest |component|     cross=q1:LEVEL[:abs][:down][:stop]  the first time beyond
+  final=NAME   the model's invariant at the end   samples=all|q1,..  DIR/data/sweep-<model>-samples.tsv
+  every=K      check every K steps (macro nodes for hmm, macro steps for sam), default 1
 Other keys are the model's (parameters, T, q0, v0, y0). A model run with its Lua functions
 (--lua, or no C source) does not vectorise: its points run one by one, said on stderr.
 The figure DIR/figures/sweep-<model>.svg (gnuplot, after the data): one swept key, the state at T
-against it; two, a heat map of one component (plot=NAME, a state column: default q, q1 or y1);
+against it; two, a heat map of one column (plot=NAME: a state or observer column, default q, q1 or y1);
 three or more, none. plot=none draws none; without gnuplot it is skipped, said on stderr.
 A grid of more than 1e6 points, or a run beyond the work limit (KZ_MAX_WORK, default 2e10 force
 evaluations) is refused in one line before anything runs; --force runs past the work limit.
@@ -206,7 +242,19 @@ local function load_model(verb, path, kv, lua, own)
   return mf
 end
 
-M.out, M.die, M.help_wanted, M.exists, M.fmt_list = out, die, help_wanted, exists, fmt_list
+--- Take timeout=SECONDS out of a key=value list and set the wall-clock limit on one call of the
+-- model's code (lib/lua/kapitza/usermodel/watch.lua; before the model loads: its trial calls take it
+-- too). Returns the rest of the list.
+local function timeout(verb, kv)
+  local mine, rest = take(verb, kv, { timeout = true })
+  if mine.timeout then
+    local ok, err = require("kapitza.usermodel.watch").set(mine.timeout, "timeout")
+    if not ok then die(verb, err) end
+  end
+  return rest
+end
+
+M.out, M.die, M.help_wanted, M.exists, M.fmt_list, M.timeout, M.text = out, die, help_wanted, exists, fmt_list, timeout, text
 M.split_args, M.take, M.load_model = split_args, take, load_model
 
 return M

@@ -8,10 +8,11 @@ return function(argv)
   local path = argv[2]
   if not path or path:match("^%-") or path:match("=") then die("solve", "give a model file (kapitza solve --help)") end
   local o = split_args("solve", argv, 3, { ["--lua"] = true, ["--error"] = true, ["--force"] = true })
+  o.kv = U.timeout("solve", o.kv)
   local method = take("solve", o.kv, { method = true }).method
   if not method then die("solve", "give method=NAME (method=list lists them)") end
   -- the method's knobs are known once the catalogue is built: take every knob name of any method
-  local knobs = { N = true, n = true, p = true, tol = true }
+  local knobs = { N = true, n = true, p = true, tol = true, timeout = true }
   local kn, rest = take("solve", o.kv, { method = true, N = true, n = true, p = true, tol = true })
   local mf = load_model("solve", path, rest, o.flags["--lua"], knobs)
   local AU = require "kapitza.atlas.user"
@@ -19,14 +20,17 @@ return function(argv)
   local S = require "kapitza.scenario"
   local okc, ctx = pcall(AU.setup, mf, { reference = o.flags["--error"] == true })
   if not okc then U.fail("solve", ctx) end
-  local methods = AC.catalogue(ctx, {})
+  local methods, na = AC.catalogue(ctx, {})
   if method == "list" then
-    for _, m in ipairs(methods) do out(string.format("%-20s %-8s knobs %s", m.name, m.family, m.knob)) end
+    for _, m in ipairs(methods) do
+      out(string.format("%-20s %-8s knobs %-6s %s", m.name, m.family, m.knob, AC.knob_words(m)))
+      out(string.format("%-36s %s", "", m.label))
+    end
     return
   end
   local mm
   for _, m in ipairs(methods) do if m.name == method then mm = m end end
-  if not mm then die("solve", string.format("no method '%s' for this model (method=list lists them)", method)) end
+  if not mm then die("solve", AC.why_not(ctx, method, methods, na)) end
   local keys = {}
   for k in (mm.knob .. ","):gmatch("([^,]+),") do keys[#keys + 1] = k end
   local x = {}
@@ -35,6 +39,10 @@ return function(argv)
     x[i] = S.number(kn[k])
     if not x[i] or x[i] <= 0 then die("solve", string.format("%s: '%s' is not a number > 0", k, kn[k])) end
     if k ~= "tol" and x[i] ~= math.floor(x[i]) then die("solve", string.format("%s: '%s' is not a whole number", k, kn[k])) end
+    if k ~= "tol" and x[i] > 2 ^ 31 - 1 then
+      die("solve", string.format("%s: %s is too large (a count of steps: at most 2147483647)", k, kn[k]))
+    end
+    if k == "tol" and not (x[i] >= 1e-15 and x[i] < 1) then die("solve", string.format("tol: %s is outside [1e-15, 1)", kn[k])) end
   end
   for k in pairs(kn) do
     if k ~= "method" then

@@ -277,6 +277,7 @@ local function report(id, err)
   -- parameters: exit 2 without the Lua position; anything else is a bug, exit 1
   local lib = msg:match("^[^:]*:%d+: (kz_.*)$") or msg:match("^(kz_.*)$")
               or msg:match("^[^:]*/lib/[%w_/]+%.lua:%d+: ([%w_]+%.[%w_]+: .*)$")
+              or msg:match("^(usermodel '[%w_]+': .*)$") -- a user model's own fault, named (lib/lua/kapitza/usermodel)
   -- a method's refusal names the keys this run changed (the kz_ ones do already, kz.fail)
   if lib and not lib:find("keys changed from the defaults", 1, true) then
     local ok, kz = pcall(require, "kapitza")
@@ -320,7 +321,8 @@ function M.protected(body, o)
     ok, err = xpcall(function() sc:commit() end, function(m) return { msg = m, tb = debug.traceback() } end)
   end
   if ok then
-    real_exit(0, true) -- close the Lua state: finalizers run (KZ_PROFILE writes its totals)
+    -- o.status(): the exit status of a run whose outputs are written (default 0)
+    real_exit(o.status and o.status() or 0, true) -- close the Lua state: finalizers run (KZ_PROFILE writes its totals)
   end
   if sc then sc:discard() end
   real_exit(report(o.label or (sc and sc.id) or o.id or "kapitza", err), true)

@@ -84,6 +84,8 @@ function M:figure(name, vars, script)
     local rok, rerr = os.rename(out .. ".tmp", out)
     if not rok then error(string.format("cannot write %s/figures/%s.svg: %s", self.P.out, name, reason(rerr)), 0) end
     if self.written then self.written["figures/" .. name .. ".svg"] = true end
+    self.drawn = self.drawn or {}
+    self.drawn[name] = true
     return true
   end
   os.remove(out .. ".tmp")
@@ -95,8 +97,11 @@ function M:figure(name, vars, script)
   local first = (msg:match("[^\n]*%S[^\n]*") or ""):gsub("^%s+", "")
   local shown = script:sub(1, #kz.root + 1) == kz.root .. "/" and script:sub(#kz.root + 2) or script
   if not gnuplot_usable() then
+    -- no word from it: its output could not even be sent anywhere (too few file descriptors)
+    local why = first ~= "" and first or string.format("exit status %d and no message (could the shell start it at all? " ..
+                                                        "too few file descriptors, ulimit -n?)", code)
     io.stderr:write(string.format("%s: figure %s skipped (%s), the data are written\n", self.id, name,
-                                  code == 127 and "gnuplot not found" or ("gnuplot does not run: " .. first)))
+                                  code == 127 and "gnuplot not found" or ("gnuplot does not run: " .. why)))
     return false
   end
   if code == 0 then

@@ -22,6 +22,18 @@
 -- A model run with its Lua functions (--lua, or a file without C source) cannot be vectorised (its
 -- functions are FFI callbacks): its points run one by one through the scalar API (kz_run, hmm.run,
 -- sam.sam) in this process, said on stderr, into the same file.
+-- Observers (lib/lua/kapitza/ensemble.lua's observe, recorded in C inside the call; the ensemble path only):
+--   max=q[,v]          a column max_<c> per component: the largest |c| over the checks
+--   cross=c:LEVEL[:abs][:down][:stop]   a column cross_<c>: the time of the first check at which c
+--                      (|c| with abs) is >= LEVEL (<= with down), nan if none; stop: the point
+--                      stops there (status stopped, its state the one at the crossing; direct
+--                      runs only)
+--   final=NAME[,...]   a column final_<NAME>: the model's invariant NAME at the last state
+--   samples=all|c[,..] DIR/data/sweep-<model>-samples.tsv: point, t and the components at every check
+--   every=K            the checks: the start and every K-th step (default 1); with method=hmm every
+--                      K-th macro node, with method=sam every K-th macro step (SAM then writes
+--                      the state at every macro node)
+-- plot=NAME may name an observer column (plot=max_q: the stability map of a two-key sweep).
 local kz = require "kapitza"
 local S = require "kapitza.scenario"
 local F = require "kapitza.files"
@@ -101,6 +113,7 @@ function M.product(over)
 end
 
 local KNOBS = { n = true, h = true, N = true }
+local OBS = { max = true, cross = true, final = true, samples = true, every = true }
 local METHOD_KNOBS = { hmm = { N = true, n = true }, sam = { N = true, n = true } }
 local function knobs_of(method) return METHOD_KNOBS[method] or { n = true, h = true } end
 local function knob_list(method) return METHOD_KNOBS[method] and "N and n" or "n or h" end
@@ -110,12 +123,12 @@ local key_kind, state_keys = EK.kind, EK.state_keys
 -- The command line: { model, dir, over, fixed (model key=value), comps (fixed components),
 -- method, knobs, lua, threads }.
 local function parse(args, die)
-  local usage = "usage: sweep.lua ensemble MODEL.lua DIR --over key=v1,v2 ... [method=NAME] [knobs] [plot=NAME|none] [key=value ...] [--lua] [--threads N] [--force]"
+  local usage = "usage: sweep.lua ensemble MODEL.lua DIR --over key=v1,v2 ... [method=NAME] [knobs] [observers] [plot=NAME|none] [key=value ...] [--lua] [--threads N] [--force]"
   local path, dir = args[1], args[2]
   if not path or not dir or path:match("^%-") or dir:match("^%-") or path:match("=") or dir:match("=") then die(usage) end
   local chk, why = F.check_out(dir, "DIR")
   if not chk then die(why) end
-  local c = { path = path, dir = dir, over = {}, fixed = {}, knobs = {}, lua = false }
+  local c = { path = path, dir = dir, over = {}, fixed = {}, knobs = {}, lua = false, obs = {} }
   local once, over = M.readers(die)
   local i = 3
   while args[i] do
@@ -151,6 +164,7 @@ local function parse(args, die)
       if k == "method" then c.method = v
       elseif k == "plot" then c.plot = v
       elseif KNOBS[k] then c.knobs[k] = v
+      elseif OBS[k] then c.obs[k] = v
       else c.fixed[#c.fixed + 1] = { key = k, value = v } end
       i = i + 1
     else
@@ -179,7 +193,7 @@ local function parse(args, die)
   end
   for _, o in ipairs(c.over) do
     if o.key == "plot" then die("'plot' chooses the component the figure shows: give one plot=NAME, not a list") end
-    if o.key == "method" or KNOBS[o.key] then
+    if o.key == "method" or KNOBS[o.key] or OBS[o.key] then
       die(string.format("'%s' cannot be swept: one ensemble call runs one method configuration (sweep the model's keys)", o.key))
     end
     if o.key == "T" then
@@ -220,13 +234,16 @@ local function load_points(c, points, die, first)
     die(string.format("the model's name '%s' is not usable in a file name", tostring(spec.name)))
   end
   for _, p in ipairs(spec.params) do
-    if KNOBS[p] or p == "method" or p == "plot" then
+    if KNOBS[p] or OBS[p] or p == "method" or p == "plot" then
       die(string.format("the model's parameter '%s' has the name of one of this command's keys; rename it", p))
     end
   end
   local nq = type(spec.nq) == "number" and spec.nq or 0
   local dim = nq > 0 and 2 * nq or spec.dim
-  if type(dim) ~= "number" then die("model " .. c.path .. ": sweeps need nq or dim (a vmi model does not form an ensemble)") end
+  if type(dim) ~= "number" then
+    die("model " .. c.path .. ": sweeps need nq or dim (a vmi model does not form an ensemble): run its points one at a " ..
+        "time, kapitza solve " .. c.path .. " method=VMI-MM N=... p=... key=value")
+  end
   local kinds = {}
   local function classify(k)
     local kind, why = key_kind(spec, nq, dim, k)
@@ -306,7 +323,80 @@ local function state_names(nq, dim)
 end
 
 local BOUND = 1e100 -- kz_ens's default bound on |state| and |force|
-local STATUS = { [0] = "ok", [1] = "failed:start", [2] = "failed:bound" }
+local STATUS = { [0] = "ok", [1] = "failed:start", [2] = "failed:bound", [3] = "stopped" }
+
+-- The observers of the command line (c.obs: strings) for a model with these state columns and
+-- invariants: the observe table of ens.run/hmm/sam, the extra columns ({ name, kind, key }) and
+-- the sampled components (or nil); die(msg) on a bad value.
+local function observers(c, names, invariants, die)
+  local o = c.obs
+  if next(o) == nil then return nil, {}, nil end
+  local known = {}
+  for _, n in ipairs(names) do known[n] = true end
+  local function comp(x, key)
+    if not known[x] then die(string.format("%s: '%s' is not a state column (%s)", key, x, table.concat(names, ", "))) end
+    return x
+  end
+  local function list(v, key)
+    local t = {}
+    for x in (v .. ","):gmatch("([^,]*),") do
+      if x == "" then die(key .. ": an empty name in the list") end
+      t[#t + 1] = x
+    end
+    return t
+  end
+  local ob, cols = {}, {}
+  if o.every then
+    local k = S.number(o.every)
+    if not k or k < 1 or k ~= math.floor(k) or k > 2 ^ 53 then die(string.format("every: '%s' is not a whole number >= 1", o.every)) end
+    ob.every = k
+  end
+  if o.max then
+    ob.max = {}
+    for _, x in ipairs(list(o.max, "max")) do
+      ob.max[#ob.max + 1] = comp(x, "max")
+      cols[#cols + 1] = { name = "max_" .. x, kind = "max", key = x }
+    end
+  end
+  if o.cross then
+    local parts = list((o.cross:gsub(":", ",")), "cross")
+    local x = { comp(parts[1], "cross") }
+    x.level = S.number(parts[2] or "")
+    if not x.level or x.level ~= x.level or math.abs(x.level) == math.huge then
+      die("cross: give cross=COMP:LEVEL[:abs][:down][:stop] with a finite LEVEL")
+    end
+    for i = 3, #parts do
+      local f = parts[i]
+      if f == "abs" then x.abs = true elseif f == "down" then x.dir = "down" elseif f == "stop" then x.stop = true
+      else die(string.format("cross: unknown flag '%s' (abs, down, stop)", f)) end
+    end
+    if x.stop and (c.method == "hmm" or c.method == "sam") then die("cross: stop is for a direct run (method=<stepper>), not " .. c.method) end
+    ob.cross = x
+    cols[#cols + 1] = { name = "cross_" .. parts[1], kind = "cross", key = parts[1] }
+  end
+  if o.final then
+    ob.final = {}
+    for _, x in ipairs(list(o.final, "final")) do
+      if invariants ~= "unchecked" and not (invariants and invariants[x]) then
+        local have = {}
+        for k in pairs(invariants or {}) do have[#have + 1] = k end
+        table.sort(have)
+        die(string.format("final: the model has no invariant '%s' (%s)", x, #have > 0 and table.concat(have, ", ") or "it gives none: c.invariants"))
+      end
+      ob.final[#ob.final + 1] = x
+      cols[#cols + 1] = { name = "final_" .. x, kind = "final", key = x }
+    end
+  end
+  local sampled
+  if o.samples then
+    sampled = {}
+    if o.samples == "all" then for i, n in ipairs(names) do sampled[i] = n end
+    else for _, x in ipairs(list(o.samples, "samples")) do sampled[#sampled + 1] = comp(x, "samples") end end
+    ob.sample = sampled
+  end
+  if not (ob.max or ob.cross or ob.final or ob.sample) then die("every= alone observes nothing: give max=, cross=, final= or samples=") end
+  return ob, cols, sampled
+end
 
 -- The shared period of the points for the HMM and SAM.
 local function shared_period(c, pts, die)
@@ -322,7 +412,7 @@ local function shared_period(c, pts, die)
 end
 
 -- The ensemble path: one call. Returns rows of final states (lists), statuses, evaluations, width.
-local function run_ensemble(c, pts, spec, nq, dim, x, threads, die)
+local function run_ensemble(c, pts, spec, nq, dim, x, threads, die, names)
   local ens = require "kapitza.ensemble"
   local Mn = #pts
   local derived = type(spec.derived) == "table" and spec.derived or {}
@@ -356,7 +446,8 @@ local function run_ensemble(c, pts, spec, nq, dim, x, threads, die)
     for i = 1, nq do init.q0[i], init.v0[i] = comp[i], comp[nq + i] end
   else init.y0 = comp end
   local T = pts[1].mf.T
-  local cols, failed, counts
+  local observe, ocols, sampled = observers(c, names, e.invariants, die)
+  local cols, failed, counts, ob
   local okr, err = pcall(function()
     if c.method == "hmm" then
       if not e.phase then
@@ -364,20 +455,24 @@ local function run_ensemble(c, pts, spec, nq, dim, x, threads, die)
       end
       local period = x.period
       local o = { preset = "ste", macro = "V", micro = "rk4", kernel = "uniform", eta = period, h = period / x.n,
-                  H = T / x.N, T = T, Q0 = init.q0, P0 = init.v0, threads = threads }
+                  H = T / x.N, T = T, Q0 = init.q0, P0 = init.v0, threads = threads, observe = observe }
       local Q, P
-      Q, P, failed, counts = ens.hmm(e, o)
+      Q, P, failed, counts, ob = ens.hmm(e, o)
       cols = nq == 1 and { Q[#Q], P[#P] } or Q[#Q]
     elseif c.method == "sam" then
       local period = x.period
       local ys
-      ys, failed, counts = ens.sam(e, { micro = "rk4", macro = "rk4", n = x.n, period = period, H = T / x.N,
-                                        tout = { T }, q0 = init.q0, v0 = init.v0, y0 = init.y0, threads = threads })
-      cols = ys[1]
+      -- with observers, the state at every macro node (the same fixed steps: the state at T is the same)
+      local tout = { T }
+      if observe then for k = 1, x.N do tout[k] = k < x.N and k * (T / x.N) or T end end
+      ys, failed, counts, ob = ens.sam(e, { micro = "rk4", macro = "rk4", n = x.n, period = period, H = T / x.N,
+                                            tout = tout, q0 = init.q0, v0 = init.v0, y0 = init.y0, threads = threads,
+                                            observe = observe })
+      cols = ys[#ys]
     else
       local a, b
-      a, b, failed, counts = ens.run(e, { stepper = c.method, h = x.h, n = x.n, q0 = init.q0, v0 = init.v0,
-                                          y0 = init.y0, threads = threads })
+      a, b, failed, counts, ob = ens.run(e, { stepper = c.method, h = x.h, n = x.n, q0 = init.q0, v0 = init.v0,
+                                              y0 = init.y0, threads = threads, observe = observe })
       cols = nq == 1 and { a, b } or a
     end
   end)
@@ -386,9 +481,25 @@ local function run_ensemble(c, pts, spec, nq, dim, x, threads, die)
   for m = 1, Mn do
     local r = {}
     for i = 1, dim do r[i] = cols[i][m] end
+    for j, oc in ipairs(ocols) do r[dim + j] = ob[oc.kind][oc.key][m] end
     rows[m], status[m], evals[m] = r, STATUS[failed[m]] or ("failed:" .. tostring(failed[m])), counts.force_evals
   end
-  return rows, status, evals, e.width
+  -- the samples per point (so that kapitza.sweep.isolate carries them with its rows): samples[m][j][k]
+  -- is component sampled[k] of member m at check j
+  local samples
+  if sampled then
+    samples = { names = sampled, t = ob.sample.t, points = {} }
+    for m = 1, Mn do
+      local pm = {}
+      for j = 1, #ob.sample.t do
+        local v = {}
+        for k, n in ipairs(sampled) do v[k] = ob.sample[n][j][m] end
+        pm[j] = v
+      end
+      samples.points[m] = pm
+    end
+  end
+  return rows, status, evals, e.width, samples
 end
 
 -- The scalar path (Lua functions): every point its own run of the scalar API, in point order.
@@ -489,7 +600,11 @@ function M.main(args, die, abs, root, join)
   c.first = first
   local x
   local pts, spec, nq, dim, how = load_points(c, points, die, function(mf, nq1, dim1)
-    SF.check(c.plot, state_names(nq1, dim1), die)
+    local plotnames = { unpack(state_names(nq1, dim1)) }
+    if c.obs.max then for x in (c.obs.max .. ","):gmatch("([^,]*),") do plotnames[#plotnames + 1] = "max_" .. x end end
+    if c.obs.cross then plotnames[#plotnames + 1] = "cross_" .. c.obs.cross:match("^([^:]*)") end
+    if c.obs.final then for x in (c.obs.final .. ","):gmatch("([^,]*),") do plotnames[#plotnames + 1] = "final_" .. x end end
+    SF.check(c.plot, plotnames, die)
     x = knob_values(c, mf.T, die)
     local w = per * (member_work(c, x) + 2000)
     if not (w <= limit) and not c.force then
@@ -503,7 +618,13 @@ function M.main(args, die, abs, root, join)
   -- what the model's parts allow (lib/lua/kapitza/capability.lua): e.g. an unconstrained stepper on a
   -- model with constraints would drop the constraint forces
   local okc, why = require("kapitza.capability").check(pts[1].mf.model, c.method)
-  if not okc then die(string.format("method %s on model %s: %s", c.method, spec.name, why)) end
+  if not okc then
+    if why:find("the model has constraints", 1, true) then -- no constrained method runs as an ensemble: say what does
+      why = "the model has constraints, and an ensemble runs only methods without them (hmm, sam, the explicit steppers): " ..
+            "run its points one at a time, kapitza solve " .. c.path .. " method=rattle n=... key=value (or SAM-herk3/herk3)"
+    end
+    die(string.format("method %s on model %s: %s", c.method, spec.name, why))
+  end
   if c.method == "hmm" then
     local vib = pts[1].mf.model.vib
     if not vib or nq == 0 then die("method=hmm needs a fast-forced model in second-order form (a parameter omega, nq, accel)") end
@@ -514,6 +635,17 @@ function M.main(args, die, abs, root, join)
     end
   end
   if c.method == "hmm" or c.method == "sam" then x.period = shared_period(c, pts, die) end
+  -- observers run in C inside the call: their columns (named from the command line alone, the
+  -- same for one call, each shard and their join) come before the status
+  local snames = state_names(nq, dim)
+  if next(c.obs) ~= nil and how ~= "c" then
+    die("observers (max, cross, final, samples, every) run in C inside the ensemble call: the model needs its C source (and no --lua)")
+  end
+  if c.obs.samples and (c.shards or c.part or join) then
+    die("samples= writes every point's checks beside the call's table and is not joined across shards: sample in one call, " ..
+        "or give max=, cross= or final= (one column per point) with --shards")
+  end
+  local _, ocols = observers(c, snames, "unchecked", die) -- (the invariants are checked with the model, in the call)
   if c.shards then return ES.emit(root, c, args, count, spec.name, die, abs) end
   local threads = c.threads or require("kapitza.sweep.pool").cores()
   local t0 = require("kapitza.timing").now()
@@ -531,23 +663,34 @@ function M.main(args, die, abs, root, join)
                        c.method == "hmm" and " (HMM-V: velocity Verlet macro, RK4 micro, uniform kernel over one fast period; the macro state at T)"
                          or c.method == "sam" and " (SAM: RK4 macro and micro steps)" or "", count, table.concat(grid, " x "))
   L[4] = "# status: ok, failed:start (initial state not finite or beyond 1e100), failed:bound (left that range: state nan), " ..
-         "failed:crash (its model code crashed the process); evaluations: force evaluations per member"
+         "failed:crash (its model code crashed the process), stopped (by cross=...:stop: the state where it crossed); " ..
+         "evaluations: force evaluations per member (of the points that ran to T)"
+  if #ocols > 0 then
+    local what = {}
+    for k, v in pairs(c.obs) do what[#what + 1] = k .. "=" .. v end
+    table.sort(what)
+    L[4] = L[4] .. "; observers, checked in the call at the start and every " .. (c.obs.every or "1") .. " " ..
+           (c.method == "hmm" and "macro node(s)" or c.method == "sam" and "macro step(s)" or "step(s)") .. ": " ..
+           table.concat(what, " ") .. " (max_c: the largest |c|, cross_c: the time of the first check beyond the level, nan: none; " ..
+           "final_I: the invariant I at the last state)"
+  end
   local head = {}
   for _, o in ipairs(c.over) do head[#head + 1] = o.key end
-  for _, s in ipairs(state_names(nq, dim)) do head[#head + 1] = s end
+  for _, sn in ipairs(snames) do head[#head + 1] = sn end
+  for _, oc in ipairs(ocols) do head[#head + 1] = oc.name end
   head[#head + 1], head[#head + 2] = "status", "evaluations"
   L[5] = table.concat(head, "\t")
   local path = abs(c.dir) .. "/data/sweep-" .. spec.name .. ".tsv"
   local what = string.format("%s, %s %s, T = %.4g", spec.name, c.method, table.concat(kv, " "), T)
   if join then -- merge: the shards' rows under this header, then the figure
-    return ES.join_call(c, join, L, count, path, function(status) return SF.draw(c, spec, state_names(nq, dim), status, what, abs(c.dir)) end,
+    return ES.join_call(c, join, L, count, path, function(status) return SF.draw(c, spec, snames, status, what, abs(c.dir)) end,
                         function(v) return short(S.number(v)) end, die)
   end
-  local rows, status, evals, width
+  local rows, status, evals, width, samples
   if how == "c" then
     -- in a child process, halved down to the points whose model code crashes it (kapitza.sweep.isolate)
-    rows, status, evals, width = require("kapitza.sweep.isolate").ensemble(c, pts, points, first, dim, function(sub)
-      return run_ensemble(c, sub, spec, nq, dim, x, threads, die)
+    rows, status, evals, width, samples = require("kapitza.sweep.isolate").ensemble(c, pts, points, first, dim + #ocols, function(sub)
+      return run_ensemble(c, sub, spec, nq, dim, x, threads, die, snames)
     end)
     io.stderr:write(string.format("sweep: one ensemble call, %d members, method %s (%s), vector width %d, %d thread%s\n", #pts,
                                   c.method, table.concat(kv, " "), width, threads, threads == 1 and "" or "s"))
@@ -563,16 +706,33 @@ function M.main(args, die, abs, root, join)
   for m, p in ipairs(points) do
     local r = {}
     for j, v in ipairs(p) do r[j] = short(S.number(v)) end
-    for i = 1, dim do r[#r + 1] = num(rows[m][i]) end
+    for i = 1, dim + #ocols do r[#r + 1] = num(rows[m][i]) end
     r[#r + 1], r[#r + 2] = status[m], tostring(evals[m])
-    if status[m] ~= "ok" then nbad = nbad + 1 end
+    if status[m] ~= "ok" and status[m] ~= "stopped" then nbad = nbad + 1 end
     L[#L + 1] = table.concat(r, "\t")
   end
   local ok, err = F.write_atomic(path, table.concat(L, "\n") .. "\n")
   if not ok then die(err) end
+  if samples then -- (one call only: refused with shards above)
+    local SL = { string.format("# sweep ensemble samples: model %s, method %s; point: its row in sweep-%s.tsv (1 = the first); t: the check's time",
+                               spec.name, c.method, spec.name) }
+    local hd = { "point", "t" }
+    for _, n in ipairs(samples.names) do hd[#hd + 1] = n end
+    SL[2] = table.concat(hd, "\t")
+    for m = 1, #points do
+      local pm = samples.points[m] -- nil for a point whose model code crashed
+      for j, t in ipairs(samples.t) do
+        local r = { tostring(m), num(t) }
+        for k = 1, #samples.names do r[#r + 1] = num(pm and pm[j][k] or 0 / 0) end
+        SL[#SL + 1] = table.concat(r, "\t")
+      end
+    end
+    local okS, errS = F.write_atomic(abs(c.dir) .. "/data/sweep-" .. spec.name .. "-samples.tsv", table.concat(SL, "\n") .. "\n")
+    if not okS then die(errS) end
+  end
   -- the figure after the data (which stay written if gnuplot fails: exit 1, one line); none for
   -- a shard (--part): merge draws it from the joined file
-  local fig = not c.part and SF.draw(c, spec, state_names(nq, dim), status, what, abs(c.dir))
+  local fig = not c.part and SF.draw(c, spec, snames, status, what, abs(c.dir))
   io.stderr:write(string.format("sweep: %d points in %.3g s (%d failed): wrote %s%s\n", #pts, secs, nbad, path,
                                 fig and (" and " .. fig) or ""))
   return path

@@ -29,13 +29,22 @@ M.max_points = 1e5
 
 -- a name as gnuplot's enhanced text shows it
 local function gp_text(s) return (tostring(s):gsub("[_^@&~{}]", "\\%0")) end
+-- a column as a label: a state component "at T"; an observer column (max_q, cross_q, final_E)
+-- as what it records
+local function col_text(s)
+  local kind, c = tostring(s):match("^(%a+)_(.+)$")
+  if kind == "max" then return "max |" .. gp_text(c) .. "|" end
+  if kind == "cross" then return "time " .. gp_text(c) .. " crossed" end
+  if kind == "final" then return gp_text(c) .. " at the end" end
+  return gp_text(s) .. " at T"
+end
 
---- Check plot=NAME against the state columns (names) before anything runs: nil (default), "none",
+--- Check plot=NAME against the state and observer columns (names) before anything runs: nil (default), "none",
 -- or a column name; die(msg) otherwise.
 function M.check(plot, names, die)
   if plot == nil or plot == "none" then return end
   for _, n in ipairs(names) do if n == plot then return end end
-  die(string.format("plot=%s: not a state column of this model (its columns: %s; or plot=none)", plot, table.concat(names, ", ")))
+  die(string.format("plot=%s: not a state or observer column of this sweep (its columns: %s; or plot=none)", plot, table.concat(names, ", ")))
 end
 
 -- Evenly spaced (relative to the span) within 1e-9.
@@ -99,7 +108,7 @@ function M.draw(c, spec, names, status, what, dir)
     return none()
   end
   local nbad = 0
-  for _, s in ipairs(status) do if s ~= "ok" then nbad = nbad + 1 end end
+  for _, s in ipairs(status) do if s ~= "ok" and s ~= "stopped" then nbad = nbad + 1 end end
   if nbad == #status then
     io.stderr:write(string.format("sweep: no figure: none of the %d points finished (the data are written)\n", #status))
     return none()
@@ -117,13 +126,13 @@ function M.draw(c, spec, names, status, what, dir)
     for i, n in ipairs(comps) do lab[i] = gp_text(n) end
     vars.key, vars.keylabel, vars.comps, vars.labels = a.key, gp_text(a.key), comps, lab
     vars.logx = logscale(a.values) and 1 or 0
-    vars.ylabel = #comps == 1 and (gp_text(comps[1]) .. " at T") or "state at T"
-    vars.title = string.format("%s at T against %s: %s%s", #comps == 1 and gp_text(comps[1]) or "the state",
+    vars.ylabel = #comps == 1 and col_text(comps[1]) or "state at T"
+    vars.title = string.format("%s against %s: %s%s", #comps == 1 and col_text(comps[1]) or "the state at T",
                                gp_text(a.key), gp_text(what), failed)
     script = "sweep-line"
   else
     local comp = c.plot or names[1]
-    vars.comp, vars.complabel = comp, gp_text(comp) .. " at T"
+    vars.comp, vars.complabel = comp, col_text(comp)
     for i, a in ipairs(axes) do
       local mode, half = axis(a.values)
       local p = i == 1 and "x" or "y"
@@ -137,7 +146,7 @@ function M.draw(c, spec, names, status, what, dir)
       end
       if mode == "index" then vars[p .. "label"] = vars[p .. "label"] .. " (its values, not to scale)" end
     end
-    vars.title = string.format("%s at T over %s and %s: %s%s", gp_text(comp), gp_text(axes[1].key), gp_text(axes[2].key),
+    vars.title = string.format("%s over %s and %s: %s%s", col_text(comp), gp_text(axes[1].key), gp_text(axes[2].key),
                                gp_text(what), failed)
     script = "sweep-grid"
   end

@@ -107,19 +107,19 @@ end
 
 --- The ensemble sweep's call over its points pts (their values: points; the first is point
 -- `first` of the grid) isolated by M.run: run(sub) runs the call over a list of points and
--- returns rows, statuses, evaluations and the vector width. A crashed point gets a row of NaN,
--- status failed:crash and 0 evaluations, said on stderr with its values. Returns rows, statuses,
--- evaluations and the width.
+-- returns rows, statuses, evaluations, the vector width and, with observers' samples, those (per
+-- point). A crashed point gets a row of NaN, status failed:crash and 0 evaluations, said on stderr
+-- with its values. Returns rows, statuses, evaluations, the width and the samples (or nil).
 function M.ensemble(c, pts, points, first, dim, run)
   local res = M.run(#pts, function(ids)
     local sub = {}
     for i, k in ipairs(ids) do sub[i] = pts[k] end
-    local r, st, ev, w = run(sub)
+    local r, st, ev, w, sa = run(sub)
     local o = {}
-    for i = 1, #ids do o[i] = { r = r[i], s = st[i], e = ev[i], w = w } end
+    for i = 1, #ids do o[i] = { r = r[i], s = st[i], e = ev[i], w = w, sa = sa and sa.points[i], names = sa and sa.names, t = sa and sa.t } end
     return o
   end)
-  local rows, status, evals, width = {}, {}, {}, nil
+  local rows, status, evals, width, samples = {}, {}, {}, nil, nil
   for m = 1, #pts do
     local e = res[m]
     if e.crashed then
@@ -132,9 +132,13 @@ function M.ensemble(c, pts, points, first, dim, run)
                                     first + m - 1, table.concat(what, " "), e.crashed))
     else
       rows[m], status[m], evals[m], width = e.r, e.s, e.e, e.w
+      if e.names then -- the observers' samples of this point (none for a crashed one)
+        samples = samples or { names = e.names, t = e.t, points = {} }
+        samples.points[m] = e.sa
+      end
     end
   end
-  return rows, status, evals, width or 0
+  return rows, status, evals, width or 0, samples
 end
 
 return M

@@ -246,8 +246,10 @@ function M.compiler()
   -- library; loop and SLP vectorisation stay off elsewhere, so a scalar function never calls a
   -- vector sin (the ensemble wrappers turn loop vectorisation back on for themselves alone).
   -- ISO C (-std=c11): no floating-point contraction; the scalar results are those of -O2 alone.
+  -- -z nodelete: the object stays mapped once loaded (its watch record, kzu_watch, is read by the
+  -- library's monitor thread until the process ends; LuaJIT closes what it loaded as its state closes)
   for _, w in ipairs { "-fopenmp-simd", "-fno-math-errno", "-fno-tree-loop-vectorize", "-fno-tree-slp-vectorize",
-                       "-fPIC", "-shared", "-Wl,-z,defs" } do f[#f + 1] = w end
+                       "-fPIC", "-shared", "-Wl,-z,defs", "-Wl,-z,nodelete" } do f[#f + 1] = w end
   return words(cc), f
 end
 
@@ -255,8 +257,8 @@ end
 local function run(argv)
   local q = {}
   for i, w in ipairs(argv) do q[i] = sh_quote(w) end
-  local p = io.popen(table.concat(q, " ") .. ' 2>&1; echo "kz-exit-status $?"', "r")
-  if not p then return 127, "cannot start a shell" end
+  local p, perr = io.popen(table.concat(q, " ") .. ' 2>&1; echo "kz-exit-status $?"', "r")
+  if not p then return -1, "cannot start a shell: " .. tostring(perr) end
   local out = p:read("*a") or ""
   p:close()
   local body, code = out:match("^(.-)kz%-exit%-status (%d+)%s*$")
@@ -279,7 +281,14 @@ end
 
 -- The one-line message for a failed compile.
 local function compile_message(name, code, log, cc, src)
+  if code == -1 or log:match("[Cc]annot fork") or log:match("fork: ") then -- no process could be started
+    return string.format("cannot start the C compiler '%s': %s (no new process: too many processes, or out of memory?)", cc,
+                         first_error(log))
+  end
   if code == 127 and not log:match("%.c:%d+") then return string.format("C compiler '%s' not found (set CC)", cc) end
+  if log:match("File too large") then
+    return string.format("the compiler could not write its files: %s (the file size limit, ulimit -f?; %s)", first_error(log), cc)
+  end
   local sym = log:match("undefined reference to [`']([^'\n]+)'")
   if sym then
     local where = log:match("([%w_]+%.c:%d+:%d+):[^\n]-implicit declaration of function [`']" .. sym:gsub("%p", "%%%0") .. "'")
@@ -287,6 +296,49 @@ local function compile_message(name, code, log, cc, src)
                          "libm are linked; full source %s)", sym, where and (where .. "; ") or "", src)
   end
   return string.format("the C source does not compile: %s (%s; full source %s)", first_error(log), cc, src)
+end
+
+for _, d in ipairs { "int fork(void);", "int pipe(int fd[2]);", "intptr_t read(int fd, void *buf, size_t n);",
+                     "int close(int fd);", "int waitpid(int pid, int *status, int options);", "void _exit(int status);",
+                     "int dup2(int oldfd, int newfd);", "void (*signal(int sig, void (*handler)(int)))(int);" } do
+  pcall(ffi.cdef, d)
+end
+
+-- Load the object at path in a forked child first: an object whose constructors end the process
+-- (one built with KZ_CFLAGS=-fsanitize=address ends it at load: its runtime is not loaded first)
+-- must not take this one down, and is not kept. Returns nil, or why it does not load (the first
+-- line it wrote, or how the child ended). A fork that fails skips the trial (nil).
+local function trial_load(path)
+  local fds = ffi.new("int[2]")
+  if ffi.C.pipe(fds) ~= 0 then return nil end
+  local gc = collectgarbage("isrunning")
+  collectgarbage("stop") -- no finalizer may run in the child
+  local child = ffi.C.fork()
+  if child == 0 then
+    ffi.C.close(fds[0])
+    ffi.C.dup2(fds[1], 1)
+    ffi.C.dup2(fds[1], 2)
+    local ok = pcall(ffi.load, path)
+    ffi.C._exit(ok and 0 or 3)
+  end
+  if gc then collectgarbage("restart") end
+  ffi.C.close(fds[1])
+  if child < 0 then ffi.C.close(fds[0]); return nil end
+  local chunks, buf = {}, ffi.new("char[512]")
+  while #chunks < 64 do
+    local n = tonumber(ffi.C.read(fds[0], buf, 512))
+    if n > 0 then chunks[#chunks + 1] = ffi.string(buf, n)
+    elseif n == 0 or ffi.errno() ~= 4 then break end -- 4: EINTR
+  end
+  ffi.C.close(fds[0])
+  local status, waited = ffi.new("int[1]"), nil
+  repeat waited = ffi.C.waitpid(child, status, 0) until waited >= 0 or ffi.errno() ~= 4
+  if waited < 0 then return nil end
+  local st = status[0]
+  if st == 0 then return nil end
+  local said = table.concat(chunks):match("^%s*([^\n]*[^%s])") or ""
+  local how = st % 128 == 0 and string.format("exit status %d", math.floor(st / 256) % 256) or string.format("signal %d", st % 128)
+  return said ~= "" and string.format("%s (the loading process ended: %s)", said, how) or ("the loading process ended: " .. how)
 end
 
 local loaded = {} -- cache key -> { ns = library namespace, path = shared object }
@@ -333,6 +385,10 @@ function M.build(name, sources)
   local function cleanup()
     for _, t in ipairs(tmps) do os.remove(t) end
   end
+  -- a file size limit (ulimit -f) makes a write fail with EFBIG instead of killing the process
+  -- with SIGXFSZ midway (its temporaries left behind); the compiler inherits this and reports it
+  local SIGXFSZ = 25
+  local xfsz = ffi.C.signal(SIGXFSZ, ffi.cast("void (*)(int)", 1)) -- SIG_IGN
   local ok, res = pcall(function()
     local args = { "env", "-u", "LD_PRELOAD", "LC_ALL=C" } -- LD_PRELOAD: the ASan runtime under the sanitizer tests
     for _, w in ipairs(cc) do args[#args + 1] = w end
@@ -356,9 +412,13 @@ function M.build(name, sources)
     end
     for i = 1, #sources do os.rename(tmps[i + 1], final[i]) end
     ffi.C.chmod(so_tmp, 448) -- 0700, whatever the umask
+    local why_not = trial_load(so_tmp)
+    if why_not then error(string.format("the compiled object does not load: %s; not kept (compiler flags: %s)", why_not,
+                                        table.concat(flags, " ")), 0) end
     if not os.rename(so_tmp, so) then error("cannot move the compiled object into " .. so, 0) end
     return so
   end)
+  if xfsz ~= ffi.cast("void (*)(int)", -1) then ffi.C.signal(SIGXFSZ, xfsz) end -- SIG_ERR aside
   cleanup()
   if not ok then error(res, 0) end
   local so = res

@@ -3,6 +3,8 @@
 -- model's functions, each call's status or error checked (lib/lua/kapitza/usermodel/guard.lua guards them).
 local kz = require "kapitza"
 local guard = require "kapitza.usermodel.guard"
+local tostring = guard.text -- a user's error value never raises here (guard.text)
+local W = require "kapitza.usermodel.watch"
 local ffi, C = kz.ffi, kz.C
 
 local M = {}
@@ -69,7 +71,7 @@ function M.make_callbacks()
       local arg = t
       if e.vibrated then
         if e.fns.phase then
-          local okp, th = pcall(e.fns.phase, P, t)
+          local okp, th = W.pcall(e.phase_who, e.fns.phase, P, t) -- under the wall-clock limit (watch.lua)
           if not okp or type(th) ~= "number" then
             return failed(string.format("usermodel '%s': phase %s", e.name, okp and "returned " .. tostring(th) .. " (expected a number)"
                                                                                  or "raised an error: " .. tostring(th)))
@@ -105,6 +107,7 @@ end
 
 --- Register the Lua-function model entry e under its parameter struct P (until P is collected).
 function M.register(P, e)
+  e.phase_who = string.format("usermodel '%s': phase", tostring(e.name))
   local k = addr(P)
   live[k], pars[k] = e, P
   ffi.gc(P, function() if live[k] == e then live[k] = nil end end)

@@ -26,9 +26,12 @@
 --    same shims.
 --  * before the model is returned, each guarded function is called at three trial points
 --    (x = 0 at 0, x = 0.5 at 0.3, x = -0.25 at 1: t, or the phase theta; a part function: every
---    input array at those values, a flow's step 0.1) in a forked child process, with a 10 s
---    alarm: a crash, an exit, a hang or an unset output there is a one-line error at load (a
---    scenario's exit 2, nothing written), not a dead process later.
+--    input array at those values, a flow's step 0.1) in a forked child process, with an alarm
+--    at the limit on one call (watch.lua): a crash, an exit, a hang or an unset output there is
+--    a one-line error at load (a scenario's exit 2, nothing written), not a dead process later.
+--  * during the run, the record of the function running (kz_watch, written by the shims) lets
+--    the library's monitor thread end a call that does not return within that limit, in one
+--    line (lib/core/kz_watch.c, watch.lua).
 -- For a model written as Lua functions, the same fill-and-check is done in Lua (its part
 -- functions too), and os.exit called from inside one of its functions is an error ("accel
 -- called os.exit(0)", "flows.a called os.exit(3)") instead of an exit. Not caught: _exit() or
@@ -44,11 +47,11 @@ local M = {}
 
 M.UNSET = 0x7ff86b7a756e7365ULL -- a quiet NaN whose payload spells "kzunse"
 M.EXIT_STATUS = 70               -- an exit() from inside a C model call (EX_SOFTWARE)
-M.PROBE_SECONDS = 10
 
 pcall(ffi.cdef, [[
 int kzu_fault_take(int *part, int *index, double *at);
 int kzu_guard_install(int (*cleanup)(void));
+void *kzu_watch_record(void);
 ]])
 for _, d in ipairs { "int fork(void);", "int pipe(int fd[2]);", "intptr_t read(int fd, void *buf, size_t n);",
                      "intptr_t write(int fd, const void *buf, size_t n);", "int close(int fd);",
@@ -61,13 +64,13 @@ end
 
 -- The guarded wrappers: exported symbol -> the part, its output array's name and length.
 local GUARDED = {
-  kzu_vib_accel = { part = "accel", out = "a", nout = "nq", arg = "theta" },
-  kzu_sys_accel = { part = "accel", out = "a", nout = "nq", arg = "t" },
-  kzu_vib_rhs = { part = "rhs", out = "f", nout = "dim", arg = "theta" },
-  kzu_sys_rhs = { part = "rhs", out = "f", nout = "dim", arg = "t" },
-  kzu_reconstruct = { part = "reconstruct", out = "y", nout = "dim", arg = "theta" },
-  kzu_avg_accel = { part = "averaged", out = "a", nout = "nq", arg = "t" },
-  kzu_avg_rhs = { part = "averaged", out = "f", nout = "dim", arg = "t" },
+  kzu_vib_accel = { part = "accel", out = "a", nout = "nq", arg = "theta", inp = "q" },
+  kzu_sys_accel = { part = "accel", out = "a", nout = "nq", arg = "t", inp = "q" },
+  kzu_vib_rhs = { part = "rhs", out = "f", nout = "dim", arg = "theta", inp = "y" },
+  kzu_sys_rhs = { part = "rhs", out = "f", nout = "dim", arg = "t", inp = "y" },
+  kzu_reconstruct = { part = "reconstruct", out = "y", nout = "dim", arg = "theta", inp = "Y" },
+  kzu_avg_accel = { part = "averaged", out = "a", nout = "nq", arg = "t", inp = "q" },
+  kzu_avg_rhs = { part = "averaged", out = "f", nout = "dim", arg = "t", inp = "y" },
 }
 
 local function who_c(name, p) return string.format("usermodel '%s': %s (C function '%s')", name, p.part, p.cfn) end
@@ -161,6 +164,17 @@ local U = { kz = kz, ffi = ffi, C = C, GUARDED = GUARDED, who_c = who_c, part_ro
 require("kapitza.usermodel.guard_source")(M, U) -- C models: the generated text (M.wrap)
 require("kapitza.usermodel.guard_probe")(M, U)  -- C models after loading (M.install, M.fault_message, M.probe)
 require("kapitza.usermodel.guard_lua")(M, U)    -- Lua models (M.lua_fns)
+
+--- Any value as text, never raising: a Lua error object whose __tostring fails (or returns no
+-- string) is described instead of its failure escaping (inside a callback it would unwind
+-- through C). The modules that word a user's values shadow tostring with it.
+function M.text(v)
+  if type(v) == "string" then return v end
+  local ok, s = pcall(tostring, v)
+  if ok and type(s) == "string" then return s end
+  return string.format("(a %s whose __tostring %s)", type(v), ok and ("returned a " .. type(s) .. ", not a string")
+                       or ("failed" .. (type(s) == "string" and (": " .. s) or "")))
+end
 
 --- The message of an error raised by a guarded Lua function (nil for any other error).
 function M.lua_fault(err) return type(err) == "table" and err.kz_fault or nil end

@@ -2,7 +2,9 @@
 -- documents them): its functions' outputs filled and looked at, os.exit inside a model call
 -- refused. Installed into userguard by userguard.lua: require("kapitza.usermodel.guard_lua")(M, U).
 return function(M, U)
-local ffi, part_roles = U.ffi, U.part_roles
+local ffi, C, part_roles = U.ffi, U.C, U.part_roles
+local W = require "kapitza.usermodel.watch"
+local NAN = 0 / 0
 
 local u64p = ffi.typeof("uint64_t *")
 local function addr(p) return tonumber(ffi.cast("uintptr_t", p)) end
@@ -21,7 +23,7 @@ end
 local LUA_PARTS = { accel = true, rhs = true, reconstruct = true, averaged = true } -- (p, t, x, out); averaged (p, x, out)
 
 -- The function fn of part k of a Lua model, guarded.
-local function guard_lua(name, L, k, fn)
+local function guard_lua(name, L, k, fn, rec, idx)
   local outname = (k == "reconstruct" and "y") or (L.nq > 0 and "a" or "f")
   local nout = (k == "reconstruct" or L.nq == 0) and L.dim or L.nq
   local nin, who = L.dim, string.format("usermodel '%s': %s", name, k)
@@ -32,10 +34,12 @@ local function guard_lua(name, L, k, fn)
       local u = ffi.cast(u64p, out)
       for j = 0, nout - 1 do u[j] = M.UNSET end
     end
-    local prev = inside
+    local prev, wprev = inside, rec["in"]
     inside = who
+    rec.at, rec.calls, rec["in"] = arg or NAN, rec.calls + 1, idx -- the wall-clock limit's record (watch.lua)
     local ok, st
     if k == "averaged" then ok, st = pcall(fn, P, x, out) else ok, st = pcall(fn, P, arg, x, out) end
+    rec["in"] = wprev
     inside = prev
     if not ok then error(st, 0) end
     if fill and (st == nil or st == 0) then
@@ -54,18 +58,22 @@ end
 -- positions r.outs) filled with UNSET before the call and looked at after it, os.exit inside it
 -- an error; its result returned (a status, or a potential's or an invariant's value). Every
 -- role takes at most five arguments (no table is made per call: these run in the methods' loops).
-local function guard_lua_part(name, r, fn)
+local function guard_lua_part(name, r, fn, rec, idx)
   local who = string.format("usermodel '%s': %s", name, r.part)
   local ins, outs, value = r.ins, r.outs, r.value
+  local argk -- the position of its time or phase argument (a1 is the parameter struct)
+  for i, q in ipairs(r.params) do if r.arg and q[2] == r.arg then argk = i + 1 end end
   local function at(k, a1, a2, a3, a4, a5)
     if k == 1 then return a1 elseif k == 2 then return a2 elseif k == 3 then return a3 elseif k == 4 then return a4 end
     return a5
   end
   if #outs == 0 then -- a flow (in place), a potential, an invariant: os.exit guarded only
     return function(a1, a2, a3, a4, a5)
-      local prev = inside
+      local prev, wprev = inside, rec["in"]
       inside = who
+      rec.at, rec.calls, rec["in"] = argk and at(argk, a1, a2, a3, a4, a5) or NAN, rec.calls + 1, idx
       local ok, st = pcall(fn, a1, a2, a3, a4, a5)
+      rec["in"] = wprev
       inside = prev
       if not ok then error(st, 0) end
       return st
@@ -89,9 +97,11 @@ local function guard_lua_part(name, r, fn)
       end
       fill[k] = ok
     end
-    local prev = inside
+    local prev, wprev = inside, rec["in"]
     inside = who
+    rec.at, rec.calls, rec["in"] = argk and at(argk, a1, a2, a3, a4, a5) or NAN, rec.calls + 1, idx
     local ok, st = pcall(fn, a1, a2, a3, a4, a5)
+    rec["in"] = wprev
     inside = prev
     if not ok then error(st, 0) end
     if not value and st ~= nil and st ~= 0 then return st end -- the user's own status: outputs not looked at
@@ -108,7 +118,7 @@ local function guard_lua_part(name, r, fn)
 end
 
 -- The part functions fp of a Lua model (lib/lua/kapitza/usermodel/parts.lua's structure), guarded.
-local function lua_part_fns(name, L, fp)
+local function lua_part_fns(name, L, fp, rec, index)
   if not fp then return fp end
   local by = {}
   for _, r in ipairs(part_roles(L, fp)) do
@@ -120,7 +130,7 @@ local function lua_part_fns(name, L, fp)
     local o = {}
     for k, v in pairs(t) do
       local r = by[prefix .. k]
-      o[k] = (r and type(v) == "function") and guard_lua_part(name, r, v) or v
+      o[k] = (r and type(v) == "function") and guard_lua_part(name, r, v, rec, index(string.format("usermodel '%s': %s", name, r.part), r.arg)) or v
     end
     return o
   end
@@ -144,9 +154,26 @@ end
 -- raised with a table { kz_fault = message } (M.lua_fault reads it).
 function M.lua_fns(name, L, fns)
   guard_exit()
+  -- the record of the function running, for the wall-clock limit (watch.lua): one per model,
+  -- an entry (from 0) for each function as it is guarded, its time argument's name
+  local whos, args = {}, {}
+  local rec = ffi.new("kz_watch")
+  rec["in"], rec.calls, rec.at = -1, 0, NAN
+  local function index(who, arg)
+    whos[#whos + 1], args[#args + 1] = who, arg or false
+    return #whos - 1
+  end
   local g = {}
-  for k, fn in pairs(fns) do g[k] = LUA_PARTS[k] and guard_lua(name, L, k, fn) or fn end
-  g.parts = lua_part_fns(name, L, fns.parts)
+  for k, fn in pairs(fns) do
+    if LUA_PARTS[k] then
+      local arg = k ~= "averaged" and ((L.vibrated or k == "reconstruct") and "theta" or "t") or nil
+      g[k] = guard_lua(name, L, k, fn, rec, index(string.format("usermodel '%s': %s", name, k), arg))
+    else
+      g[k] = fn
+    end
+  end
+  g.parts = lua_part_fns(name, L, fns.parts, rec, index)
+  g.watch = W.watch_lua(rec, whos, args) -- kept with the functions (the model's callback entry holds them)
   return g
 end
 end

@@ -5,7 +5,21 @@
 return function(M, U)
 local GUARDED, who_c, part_roles = U.GUARDED, U.who_c, U.part_roles
 
-local GUARD_HEAD = [[
+-- The record of the function running, for the library's wall-clock limit (kz_watch of
+-- kapitza/runner.h, the same layout: this text is generated with the library it runs against).
+local WATCH_STRUCT = [[
+struct kzu_watch {
+  volatile int in;
+  volatile double calls;
+  volatile double at;
+  const char *const *who;
+  const char *const *arg;
+  int n;
+};
+]]
+
+local GUARD_HEAD = WATCH_STRUCT .. [[
+extern struct kzu_watch kzu_watch __attribute__((visibility("hidden")));
 extern _Thread_local volatile int kzu_in __attribute__((visibility("hidden")));
 extern _Thread_local int kzu_fault_part __attribute__((visibility("hidden")));
 extern _Thread_local int kzu_fault_index __attribute__((visibility("hidden")));
@@ -48,11 +62,15 @@ static inline int kzu_guard(int kzu_part, int (*kzu_fn)(void *, double, const do
   const unsigned long long kzu_unset = 0x7ff86b7a756e7365ULL;
   if (kzu_fill)
     for (int kzu_k = 0; kzu_k < kzu_nout; kzu_k++) __builtin_memcpy(kzu_out + kzu_k, &kzu_unset, sizeof kzu_unset);
-  const int kzu_prev = kzu_in;
+  const int kzu_prev = kzu_in, kzu_wprev = kzu_watch.in;
   kzu_in = kzu_part;
+  kzu_watch.at = kzu_at;
+  kzu_watch.calls += 1;
+  kzu_watch.in = kzu_part;
   __asm__ __volatile__("" ::: "memory"); /* the user's loads and stores stay inside the mark */
   const int kzu_st = kzu_fn(kzu_par, kzu_at, kzu_x, kzu_out);
   __asm__ __volatile__("" ::: "memory");
+  kzu_watch.in = kzu_wprev;
   kzu_in = kzu_prev;
   if (kzu_fill && kzu_st == KZ_OK)
     for (int kzu_k = 0; kzu_k < kzu_nout; kzu_k++) {
@@ -88,6 +106,13 @@ KZU_HIDDEN _Thread_local double kzu_fault_at;
 static const char *const kzu_who[] = {
 %s
 };
+static const char *const kzu_args[] = {
+%s
+};
+%s
+/* the record of the function running, which the library's monitor reads (kz_watch_add) */
+KZU_HIDDEN struct kzu_watch kzu_watch = { -1, 0, 0, kzu_who, kzu_args, %d };
+void *kzu_watch_record(void) { return &kzu_watch; }
 static const int kzu_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 static const char *const kzu_signames[] = { "SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL", "SIGABRT" };
 static struct sigaction kzu_old[5];
@@ -222,11 +247,15 @@ local function shim_c(r, k)
 static inline int kzu_g_%s(const kz_par *kzu_p, %s)
 {
 %s
-  const int kzu_prev = kzu_in;
+  const int kzu_prev = kzu_in, kzu_wprev = kzu_watch.in;
   kzu_in = %d;
+  kzu_watch.at = %s;
+  kzu_watch.calls += 1;
+  kzu_watch.in = kzu_in;
   __asm__ __volatile__("" ::: "memory");
   const int kzu_st = %s(kzu_p, %s);
   __asm__ __volatile__("" ::: "memory");
+  kzu_watch.in = kzu_wprev;
   kzu_in = kzu_prev;
   if (kzu_st == KZ_OK) {
 %s
@@ -237,7 +266,7 @@ int kzu_p_%s(const void *kzu_par, %s)
 {
   return kzu_g_%s((const kz_par *)kzu_par, %s);
 }
-]], r.id, decls, #fill > 0 and table.concat(fill, "\n") or "", k, r.cfn, argl, #check > 0 and table.concat(check, "\n") or "    ;",
+]], r.id, decls, #fill > 0 and table.concat(fill, "\n") or "", k, r.arg and ("kzu_" .. r.arg) or "__builtin_nan(\"\")", r.cfn, argl, #check > 0 and table.concat(check, "\n") or "    ;",
     r.id, decls, r.id, argl)
 end
 
@@ -255,7 +284,7 @@ function M.wrap(name, L, fns, build)
   local raw = ("\n" .. wrappers):gsub("\nint (kzu_[%w_]+)%(", function(sym)
     local g = GUARDED[sym]
     if not g then return nil end
-    parts[#parts + 1] = { sym = sym, part = g.part, cfn = fns[g.part], arg = g.arg,
+    parts[#parts + 1] = { sym = sym, part = g.part, cfn = fns[g.part], arg = g.arg, inp = g.inp,
                           outs = { { 0, g.out, g.nout == "nq" and L.nq or L.dim } }, nin = L.dim }
     return "\nstatic inline int kzu_raw_" .. sym:sub(5) .. "("
   end):sub(2)
@@ -267,7 +296,7 @@ function M.wrap(name, L, fns, build)
   end
   local out = { string.format('#line 1 "%s (generated guards)"', name), GUARD_HEAD, table.concat(shims, "\n"),
                 string.format('#line 1 "%s (generated wrappers)"', name), raw, "" }
-  local who = {}
+  local who, args = {}, {}
   for i, p in ipairs(parts) do
     if not p.role then
       out[#out + 1] = string.format("int %s(void *kzu_par, double kzu_at, const double *kzu_x, double *kzu_out)\n{\n" ..
@@ -275,8 +304,10 @@ function M.wrap(name, L, fns, build)
                                     p.sym, i - 1, p.sym:sub(5), p.outs[1][3], p.nin)
     end
     who[i] = string.format('  "%s",', who_c(name, p))
+    args[i] = p.arg and string.format('  "%s",', p.arg) or "  0,"
   end
-  if #who == 0 then who[1] = '  ""' end
-  return table.concat(out, "\n"), string.format(GUARD_TU, name, table.concat(who, "\n"), M.EXIT_STATUS, M.EXIT_STATUS), parts
+  if #who == 0 then who[1], args[1] = '  ""', "  0" end
+  return table.concat(out, "\n"), string.format(GUARD_TU, name, table.concat(who, "\n"), table.concat(args, "\n"),
+                                                WATCH_STRUCT, #parts, M.EXIT_STATUS, M.EXIT_STATUS), parts
 end
 end

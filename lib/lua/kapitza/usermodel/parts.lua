@@ -9,6 +9,7 @@
 local kz = require "kapitza"
 local Dv = require "kapitza.usermodel.derivatives"
 local guard = require "kapitza.usermodel.guard"
+local tostring = guard.text -- a user's values worded safely (guard.text)
 local Spec = require "kapitza.usermodel.parts_spec"
 local Cw = require "kapitza.usermodel.parts_c"
 local Lw = require "kapitza.usermodel.parts_lua"
@@ -78,6 +79,8 @@ function P.attach(m, spec, L, how, fp, bad, lib, entry, um)
   if fp.flows then
     if how == "c" then m.sys.flow_a, m.sys.flow_b = lib.kzu_flow_a, lib.kzu_flow_b
     else m.sys.flow_a, m.sys.flow_b = lua.flow_a, lua.flow_b end
+    -- the flows' own parameters: a vmi model's sys.par is its kz_vmi_model (kz_vmi_sys), not Pp
+    m.sys.flow_par = Pp
   end
   m.y0 = initial_state(spec, L, bad, Pp)
   if spec.T ~= nil then m.T = resolve(spec, bad, spec.T, Pp, "T", nil, true) end

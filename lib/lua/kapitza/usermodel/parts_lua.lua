@@ -5,6 +5,7 @@
 local kz = require "kapitza"
 local Dv = require "kapitza.usermodel.derivatives"
 local guard = require "kapitza.usermodel.guard"
+local tostring = guard.text -- a user's error value never raises here (guard.text)
 local ffi, C = kz.ffi, kz.C
 
 local P = {}

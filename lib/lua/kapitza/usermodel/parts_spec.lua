@@ -5,6 +5,7 @@
 -- period) resolved at a parameter struct. Building the parts into the model: lib/lua/kapitza/usermodel/parts.lua.
 
 local P = {}
+local tostring = require("kapitza.usermodel.guard").text -- a user's values worded safely
 
 ---------------------------------------------------------------------------------------------------
 -- Declarations
@@ -283,7 +284,8 @@ end
 -- a number (n = nil) or a list of n numbers, each finite (and > 0 when positive).
 local function resolve(spec, bad, v, Pp, what, n, positive)
   if type(v) == "function" then
-    local ok, r = pcall(v, Pp)
+    local ok, r = require("kapitza.usermodel.watch").pcall(string.format("usermodel '%s': %s (a function of the parameters)",
+                                                                          tostring(spec.name), what), v, Pp)
     if not ok then bad(spec, string.format("%s raised an error: %s", what, tostring(r))) end
     v = r
   end

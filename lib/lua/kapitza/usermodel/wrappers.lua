@@ -24,7 +24,8 @@ end
 -- called on them (inlined: flatten), so the vectoriser sees the user's arithmetic across members
 -- and calls libmvec for sin, cos, exp (declared simd in the preamble). target_clones compiles the
 -- loop for AVX-512, AVX2 and the x86-64 baseline (the portable fallback, picked at load);
--- kzu_ens_width() is the width used here. The status is the largest any member returned. Not
+-- kzu_ens_width() is the width used here; kzu_ens_inv_<name> evaluates an invariant (time unused).
+-- The status is the largest any member returned. Not
 -- guarded (lib/lua/kapitza/usermodel/guard.lua guards the scalar wrappers, whose trial calls run first): an
 -- output left unset is NaN, which flags the member.
 local function ens_wrappers(L, fns)
@@ -52,7 +53,8 @@ local function ens_wrappers(L, fns)
     add("    double kzu_x[%d], kzu_o[%d];", inn, outn)
     for i = 0, inn - 1 do add("    kzu_x[%d] = kzu_y[%d * kzu_M + kzu_m];", i, i) end
     for i = 0, outn - 1 do add("    kzu_o[%d] = __builtin_nan(\"\");", i) end
-    add("    const int kzu_s = %s(&kzu_q, %s, kzu_x, kzu_o);", fn, argexpr)
+    if argexpr then add("    const int kzu_s = %s(&kzu_q, %s, kzu_x, kzu_o);", fn, argexpr)
+    else add("    const int kzu_s = %s(&kzu_q, kzu_x, kzu_o);", fn) end
     add("    kzu_st = kzu_s > kzu_st ? kzu_s : kzu_st;")
     for i = 0, outn - 1 do add("    kzu_f[%d * kzu_M + kzu_m] = kzu_o[%d];", i, i) end
     add("  }\n  return kzu_st;\n}")
@@ -66,6 +68,11 @@ local function ens_wrappers(L, fns)
   if L.vibrated then
     loop("kzu_ens_phase_" .. L.force, "kzu_t", F, nin, nout)
     if fns.reconstruct then loop("kzu_ens_reconstruct", "kzu_t", fns.reconstruct, L.dim, L.dim) end
+  end
+  -- the invariants, member by member (kapitza/ens.h's KZ_OBS_FINAL observer): kzu_ens_inv_<name>
+  local fp = fns.parts
+  for _, name in ipairs(fp and fp.invariants and fp.invariant_names or {}) do
+    loop("kzu_ens_inv_" .. name, nil, fp.invariants[name], L.dim, 1)
   end
   add("int kzu_ens_width(void)\n{")
   add("#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)")

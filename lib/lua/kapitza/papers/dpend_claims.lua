@@ -457,7 +457,9 @@ function M.fig6(sc, P, top, bottom, refs, text, order)
     published = cl:published("q2_larger") or "all", any = "a statement about every point of the figure's top panel",
     judge = function()
       local items = {}
-      for _, r in ipairs(top) do items[#items + 1] = { ok = r.error_q2 > r.error } end
+      for _, r in ipairs(top) do
+        items[#items + 1] = { ok = r.error_q2 > r.error, label = string.format("%s ε = %s N = %d n = %d", r.method, E.show(r.eps), r.N, r.n) }
+      end
       local k, n = E.count(items)
       return { measured = T("%d of %d", k, n), items = items, what = "points" }
     end }

@@ -246,6 +246,13 @@ local function status()
   os.exit(1)
 end
 
+-- a file size limit: an error in one line, not a death by SIGXFSZ half-way through writing
+F.no_sigxfsz()
+-- SIGINT, SIGTERM and SIGHUP end the command at once and quietly (status 128 + n), inside a long C
+-- call too, not with LuaJIT's "interrupted!" and a traceback; run and merge block them while their
+-- commands run and pass them on (lib/lua/kapitza/sweep/pool.lua)
+pcall(function() require("kapitza").C.kz_runner_guard(nil, nil) end)
+
 local verb = arg[1]
 local rest = { select(2, unpack(arg)) }
 if verb == "emit" then require("kapitza.sweep.emit").main(root, rest, die, abs)

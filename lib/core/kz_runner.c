@@ -5,7 +5,8 @@
  *  - a signal handler for SIGINT, SIGTERM and SIGHUP that removes the staging folder and then lets
  *    the process die of the signal (default action). LuaJIT runs no Lua code in a signal handler,
  *    and its own SIGINT handler only acts between Lua instructions, so a long C call could not be
- *    interrupted before (issue 17, item 6). The handler uses only async-signal-safe calls: fork,
+ *    interrupted before (issue 17, item 6). The handler uses only async-signal-safe calls: fork (the
+ *    raw clone system call, which runs no fork handler),
  *    execve("/bin/rm", {"rm", "-rf", "--", stage}), waitpid, sigaction, sigprocmask, raise.
  *  - removing a folder without a shell (the same fork + execve), a lock on the output directory
  *    for the commit (flock on the directory itself, so no lock file is ever left behind), whether
@@ -23,6 +24,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -49,7 +51,10 @@ static int remove_tree(const char *path)
 {
   char *argv[] = { "rm", "-rf", "--", (char *)path, NULL };
   char *envp[] = { NULL };
-  pid_t pid = fork();
+  /* the raw system call, not fork(3): no fork handler runs (kz_watch.c's would take this for a
+   * fork of the model's code when a signal interrupted one of its calls), and it may be called
+   * from a fork handler, where fork(3) would wait on its own lock */
+  pid_t pid = (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
   if (pid < 0) return errno;
   if (pid == 0) {
     /* the child must not run our handler, nor die of a signal meant for the parent half-way */

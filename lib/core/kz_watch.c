@@ -13,6 +13,14 @@
  * is the only exit that leaves nothing half-done.) The thread only reads the records; the model's
  * code pays a few stores per call.
  *
+ * A fork() inside a model's call (a C function calling fork, a Lua one through the FFI) would copy
+ * the whole run: the copy returns into the method's loop and goes on with it (and forks again at
+ * the next call: a fork bomb). Fork handlers registered here look at the records: the copy made
+ * inside a model's call ends at once (_exit(KZ_WATCH_FORK_STATUS)), and the parent writes one line
+ * naming the function, removes the run's staging folder and ends with the same status. The
+ * library's own forks (a trial child, the sweep's isolation, kz_runner's rm, which forks by the
+ * raw system call and runs no handler) are never inside a model's call.
+ *
  * State: the records watched, the limit and the thread are process-wide (one monitor for the
  * process), kept here under a mutex; the numerics have none. */
 #include "kapitza.h"
@@ -35,6 +43,12 @@ static double limit = 0;        /* seconds; 0: not watching */
 static char how[KZ_WATCH_HOW];  /* where the limit is set, for the message */
 static int exit_status = 2;
 static int started = 0;
+static pthread_once_t handlers_once = PTHREAD_ONCE_INIT;
+/* a fork inside a model's call: the record and function seen by the prepare handler */
+static const kz_watch *volatile pending_w = NULL;
+static volatile int pending_in = -1;
+static volatile double pending_at = NAN;
+static volatile sig_atomic_t stopping = 0;
 
 static double now(void)
 {
@@ -66,8 +80,18 @@ static void stop(const kz_watch *w, int in, double secs)
   snprintf(line, sizeof line, "%s did not return within %g s%s: stopped (the limit on one call of the model's code: %s)\n",
            who, secs, where, how[0] ? how : "KZ_MODEL_TIMEOUT");
   say(line);
+  stopping = 1;
   kz_runner_cleanup(); /* the run's staging folder, as a crash inside the model removes it */
   _exit(exit_status);
+}
+
+/* The name of function `in` of record w and the words " (at t = ...)" for time `at`. */
+static void name_of(const kz_watch *w, int in, double at, const char **who, char *where, size_t n)
+{
+  *who = (w && w->who && in >= 0 && in < w->n && w->who[in]) ? w->who[in] : "a function of the model";
+  const char *arg = (w && w->arg && in >= 0 && in < w->n) ? w->arg[in] : NULL;
+  where[0] = '\0';
+  if (arg && isfinite(at)) snprintf(where, n, " (at %s = %.17g)", arg, at);
 }
 
 static void *monitor(void *unused)
@@ -98,8 +122,52 @@ static void *monitor(void *unused)
   return NULL;
 }
 
+/* Fork handlers. prepare: is a model's call running (a record showing a function)? It takes no
+ * lock (a fork may come from a signal handler that interrupted a holder of it). */
+static void fork_prepare(void)
+{
+  pending_w = NULL;
+  if (stopping) return;
+  for (int i = 0; i < KZ_WATCH_MAX; i++) {
+    const kz_watch *w = records[i];
+    if (w && w->in >= 0) {
+      pending_in = w->in;
+      pending_at = w->at;
+      pending_w = w;
+      return;
+    }
+  }
+}
+
+/* the parent of a fork made inside a model's call: the line, the cleanup (its rm runs no fork
+ * handler), the end */
+static void fork_parent(void)
+{
+  if (!pending_w) return;
+  char line[1024], where[96];
+  const char *who;
+  name_of(pending_w, pending_in, pending_at, &who, where, sizeof where);
+  snprintf(line, sizeof line, "%s called fork()%s: stopped (a model's code must not start processes: the copy would "
+           "run the method on; it was ended at once)\n", who, where);
+  say(line);
+  stopping = 1;
+  kz_runner_cleanup();
+  _exit(KZ_WATCH_FORK_STATUS);
+}
+
+static void fork_child(void)
+{
+  if (pending_w) _exit(KZ_WATCH_FORK_STATUS); /* the copy made inside a model's call runs nothing */
+  /* a child of the library's own: one thread (no monitor: kz_watch_limit starts one), no lock held */
+  pthread_mutex_init(&lock, NULL);
+  started = 0;
+}
+
+static void install_handlers(void) { pthread_atfork(fork_prepare, fork_parent, fork_child); }
+
 int kz_watch_limit(double seconds, const char *where, int status)
 {
+  pthread_once(&handlers_once, install_handlers);
   if (!(seconds >= 0) || !isfinite(seconds)) return KZ_EDOMAIN;
   pthread_mutex_lock(&lock);
   limit = seconds;
@@ -136,6 +204,7 @@ double kz_watch_seconds(void)
 int kz_watch_add(kz_watch *w)
 {
   if (!w) return KZ_ENULL;
+  pthread_once(&handlers_once, install_handlers);
   pthread_mutex_lock(&lock);
   int st = KZ_EBUFFER, free_slot = -1;
   for (int i = 0; i < KZ_WATCH_MAX; i++) {

@@ -108,6 +108,10 @@ int kz_watch_remove(kz_watch *w);
 int kz_watch_limit(double seconds, const char *where, int status);
 /* The limit in force (0: none). */
 double kz_watch_seconds(void);
+/* A model's code that calls fork() inside one of its calls (a record watched shows it running):
+ * the copy ends at once with this exit status, and the process writes one line naming the function,
+ * removes the run's staging folder (kz_runner_cleanup) and ends with the same status. */
+enum { KZ_WATCH_FORK_STATUS = 71 };
 
 #ifdef __cplusplus
 }

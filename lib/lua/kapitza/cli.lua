@@ -74,6 +74,8 @@ function M.main(argv)
   -- the library must load before anything else (one line if it is not built)
   local ok, e = pcall(require, "kapitza")
   if not ok then die(verb, e) end
+  -- a file size limit: an error in one line, not a death by SIGXFSZ half-way through writing
+  require("kapitza.files").no_sigxfsz()
   -- check and solve write nothing: SIGINT, SIGTERM, SIGHUP end them at once, inside a long C call
   -- too (LuaJIT's own handler acts only when the call returns); the writing verbs guard their
   -- staging folder themselves (lib/lua/kapitza/scenario/files.lua)

@@ -17,6 +17,7 @@ int kzf_closedir(kzf_DIR *d) __asm__("closedir");
 int kzf_mkdir(const char *path, unsigned int mode) __asm__("mkdir");
 char *kzf_strerror(int errnum) __asm__("strerror");
 char *kzf_realpath(const char *path, char *resolved) __asm__("realpath");
+void *kzf_signal(int sig, void *handler) __asm__("signal");
 ]])
 local C = ffi.C
 local DT_DIR, DT_UNKNOWN = 4, 0
@@ -27,6 +28,12 @@ local function getpid()
   if not pcall(function() return C.getpid end) then pcall(ffi.cdef, "int getpid(void);") end
   return C.getpid()
 end
+
+--- Ignore SIGXFSZ in this process (and the programs it starts): past a file size limit (ulimit
+-- -f) a write then fails with EFBIG ("File too large"), which every writer here reports in one
+-- line and cleans up after, instead of the process dying of the signal midway with its staging
+-- folder, half a sweep or a temporary file left behind. (Signal 25 on Linux x86-64 and arm64.)
+function M.no_sigxfsz() C.kzf_signal(25, ffi.cast("void *", 1)) end -- 1: SIG_IGN
 
 --- The canonical absolute path of an existing file or directory (links resolved, realpath(3)),
 -- or nil when there is none.
@@ -110,9 +117,15 @@ end
 -- nil and a one-line reason naming `path` are returned.
 function M.write_atomic(path, text)
   local parent = path:match("^(.*)/[^/]*$")
+  local made = {} -- the folders this call makes: removed again (by identity, if empty) when it fails
   if parent and parent ~= "" then
-    local ok, err = M.mkdir_p(parent)
-    if not ok then return nil, err end
+    local m, err = M.make_dirs(parent)
+    if not m then return nil, err end
+    made = m
+  end
+  local function failed(why)
+    M.unmake(made)
+    return nil, string.format("cannot write %s: %s", path, tostring(why):gsub("^[^:]*: ", ""))
   end
   -- a fresh name each time, created exclusively: nothing of that name (a file, a link) is removed
   -- or followed
@@ -122,17 +135,17 @@ function M.write_atomic(path, text)
     f, err = io.open(tmp, "wx")
     if f or not tostring(err):match("File exists") then break end
   end
-  if not f then return nil, string.format("cannot write %s: %s", path, tostring(err):gsub("^[^:]*: ", "")) end
+  if not f then return failed(err) end
   local ok, werr = f:write(text)
   local cok, cerr = f:close()
   if not ok or not cok then
     os.remove(tmp)
-    return nil, string.format("cannot write %s: %s", path, tostring(werr or cerr):gsub("^[^:]*: ", ""))
+    return failed(werr or cerr)
   end
   local rok, rerr = os.rename(tmp, path)
   if not rok then
     os.remove(tmp)
-    return nil, string.format("cannot write %s: %s", path, tostring(rerr):gsub("^[^:]*: ", ""))
+    return failed(rerr)
   end
   return true
 end

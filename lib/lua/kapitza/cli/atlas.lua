@@ -48,11 +48,16 @@ return function(argv)
     end
     return t
   end
+  -- one number (not a list, whose first value would be taken silently)
+  local function num(k, s, whole, lo, hi)
+    if s:find(",", 1, true) then die("atlas", string.format("%s: one number, not a list ('%s')", k, s)) end
+    return nums(k, s, whole, lo, hi)[1]
+  end
   local quick = o.flags["--quick"]
   local tol = mine.tol and nums("tol", mine.tol, false, 1e-14, 1) or nil
-  local refmax = mine.refmax and nums("refmax", mine.refmax, true, 8, 65536)[1] or (quick and 256 or 1024)
-  local reps = mine.reps and nums("reps", mine.reps, true, 1, 20)[1] or (quick and 1 or 3)
-  local budget = mine.budget and nums("budget", mine.budget, false, 0.01, 600)[1] or 3
+  local refmax = mine.refmax and num("refmax", mine.refmax, true, 8, 65536) or (quick and 256 or 1024)
+  local reps = mine.reps and num("reps", mine.reps, true, 1, 20) or (quick and 1 or 3)
+  local budget = mine.budget and num("budget", mine.budget, false, 0.01, 600) or 3
   -- a comma list for one of the model's parameters (not a derived one): the stiffness sweep, the
   -- atlas at each value (lib/lua/kapitza/atlas/user_sweep.lua); one list at a time, its values
   -- numbers, none repeated. Every value's model is loaded (and so checked) before anything runs.

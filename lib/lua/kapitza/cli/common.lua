@@ -196,12 +196,15 @@ local function split_args(verb, argv, i, flags, want_out)
   local o = { flags = {}, kv = {} }
   while argv[i] do
     local a = argv[i]
-    if a == "--out" and want_out then
-      if not argv[i + 1] or argv[i + 1] == "" then die(verb, "--out needs a directory") end
-      o.out = argv[i + 1]
-      i = i + 1
-    elseif a:match("^%-%-out=") and want_out then
-      o.out = a:sub(7)
+    if (a == "--out" or a:match("^%-%-out=")) and want_out then
+      if o.out then die(verb, "--out is given twice") end -- one output directory, as a key once
+      if a == "--out" then
+        if not argv[i + 1] or argv[i + 1] == "" then die(verb, "--out needs a directory") end
+        o.out = argv[i + 1]
+        i = i + 1
+      else
+        o.out = a:sub(7)
+      end
     elseif flags[a] then
       o.flags[a] = true
     elseif a:match("^[%a_][%w_]*=") then

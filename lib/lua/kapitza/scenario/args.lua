@@ -17,8 +17,10 @@ end
 --   power   := atom [ '^' [sign] atom ]
 --   atom    := float | 'pi' | '(' value ')'
 --   float   := digits ['.' [digits]] [exp] | '.' digits [exp]     exp := ('e' | 'E') [sign] digits
--- The value must be finite (1/0, 1e400 are refused). The word 'inf' (with a sign) is read by
--- convert, only for a key whose default is infinite.
+-- The value must be finite (1/0, 1e400 are refused), and a literal other than zero must not round
+-- to zero (1e-400 is refused). The word 'inf' (with a sign) is read by convert, only for a key
+-- whose default is infinite. Nesting too deep for the parser (a few thousand parentheses) is
+-- refused like any other unreadable text.
 local function parse_number(s)
   local pos, value = 1, nil
   local function float()
@@ -27,8 +29,12 @@ local function parse_number(s)
     if not a then return nil end
     local _, e = s:find("^[eE][%+%-]?%d+", b + 1)
     b = e or b
-    local v = tonumber(s:sub(pos, b))
+    local text = s:sub(pos, b)
+    local v = tonumber(text)
     pos = b + 1
+    -- a literal too small for a double (1e-400) is refused, not read as 0 (omega=1e-400 would be
+    -- "no forcing")
+    if v == 0 and text:match("^[^eE]*[1-9]") then return nil end
     return v
   end
   local function atom()
@@ -80,7 +86,8 @@ end
 function M.number(s)
   if type(s) == "number" then return s end
   if type(s) ~= "string" then return nil end
-  return parse_number(s)
+  local ok, v = pcall(parse_number, s) -- a Lua stack overflow on deep nesting: unreadable, not a crash
+  return ok and v or nil
 end
 M.number_forms = "e.g. 0.2, -3, 1e-3, 1/160, 2^-10, pi/4"
 
@@ -363,6 +370,7 @@ function M:parse(argv)
   end
   argv = argv or {}
   local P, given = { out = "paper", quick = false, force = false }, {}
+  local out_given = false
   local i = 1
   while i <= #argv do
     local a = argv[i]
@@ -376,12 +384,17 @@ function M:parse(argv)
       P.quick = true
     elseif a == "--force" then
       P.force = true
-    elseif a == "--out" then
-      if not argv[i + 1] then die(self.id, "--out needs a directory") end
-      P.out = argv[i + 1]
-      i = i + 1
-    elseif a:match("^%-%-out=") then
-      P.out = a:sub(7)
+    elseif a == "--out" or a:match("^%-%-out=") then
+      -- one output directory: a second --out is refused, as a key given twice is
+      if out_given then die(self.id, "--out is given twice") end
+      out_given = true
+      if a == "--out" then
+        if not argv[i + 1] then die(self.id, "--out needs a directory") end
+        P.out = argv[i + 1]
+        i = i + 1
+      else
+        P.out = a:sub(7)
+      end
     elseif a:match("^[%w_]+=") then
       local k, v = a:match("^([%w_]+)=(.*)$")
       local p = self.byname[k]
@@ -416,6 +429,7 @@ function M:parse(argv)
         #keys > 0 and ("the parameters given (" .. table.concat(keys, ", ") .. ")") or "the parameters"))
     end
   end
+  require("kapitza.files").no_sigxfsz() -- a file size limit: an error in one line, not a death midway
   self:open_stage()
   return P
 end

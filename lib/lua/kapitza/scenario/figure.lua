@@ -6,6 +6,22 @@ return function(M, U)
 local mkdir_p, reason, sh_quote = U.mkdir_p, U.reason, U.sh_quote
 
 local function gp_quote(s) return "'" .. tostring(s):gsub("'", "''") .. "'" end
+-- A path for gnuplot: gnuplot reads a data file name that begins with '<' as a shell command, an
+-- output name that begins with '|' as a pipe and a name that begins with '$' as a datablock, so a
+-- relative path (an --out of '<cmd;', '|cmd', '$HOME') is given as ./path.
+local function gp_path(p) return p:sub(1, 1) == "/" and p or "./" .. p end
+
+-- Is the SVG at path complete (its closing tag at the end)? gnuplot exits 0 when a full disk or a
+-- file size limit cut its output short.
+local function svg_complete(path)
+  local f = io.open(path, "rb")
+  if not f then return false end
+  local n = f:seek("end") or 0
+  f:seek("set", math.max(0, n - 64))
+  local tail = f:read("*a") or ""
+  f:close()
+  return tail:match("</svg>%s*$") ~= nil
+end
 
 -- The exit code of os.execute's result (LuaJIT: the raw wait status; Lua 5.2 mode: true/nil,
 -- "exit"/"signal", code) and the signal that killed the command (a shell reports it as 128 + n).
@@ -55,8 +71,8 @@ function M:figure(name, vars, script)
   script = script or (bf and beside) or (kz.root .. "/figures/" .. name .. ".gp")
   local out = self:path("figures/" .. name .. ".svg")
   mkdir_p(self:path("figures"))
-  local assigns = { "root=" .. gp_quote(kz.root), "datadir=" .. gp_quote(self:path("data")),
-                    "tabledir=" .. gp_quote(self:path("tables")), "outfile=" .. gp_quote(out .. ".tmp") }
+  local assigns = { "root=" .. gp_quote(gp_path(kz.root)), "datadir=" .. gp_quote(gp_path(self:path("data"))),
+                    "tabledir=" .. gp_quote(gp_path(self:path("tables"))), "outfile=" .. gp_quote(gp_path(out .. ".tmp")) }
   local keys = {}
   for k in pairs(vars or {}) do keys[#keys + 1] = k end
   table.sort(keys)
@@ -67,6 +83,9 @@ function M:figure(name, vars, script)
       for i, x in ipairs(v) do t[i] = M.fmt(x) end
       v = table.concat(t, " ")
     end
+    -- a path under this run's folder (a datafile): as a path for gnuplot
+    local base = self.stage or (self.P and self.P.out)
+    if type(v) == "string" and base and v:sub(1, #base + 1) == base .. "/" then v = gp_path(v) end
     assigns[#assigns + 1] = k .. "=" .. (type(v) == "number" and M.fmt(v) or gp_quote(v))
   end
   -- gnuplot's messages go to a file in the staging folder (ours; a temporary file without one)
@@ -80,6 +99,11 @@ function M:figure(name, vars, script)
   local msg = f and f:read("*a") or ""
   if f then f:close() end
   os.remove(log)
+  if code == 0 and file_size(out .. ".tmp") > 0 and not svg_complete(out .. ".tmp") then
+    os.remove(out .. ".tmp")
+    error(string.format("gnuplot wrote %s/figures/%s.svg cut short (no closing tag: a full disk, or a file size limit?)",
+                        self.P.out, name), 0)
+  end
   if code == 0 and file_size(out .. ".tmp") > 0 then
     local rok, rerr = os.rename(out .. ".tmp", out)
     if not rok then error(string.format("cannot write %s/figures/%s.svg: %s", self.P.out, name, reason(rerr)), 0) end

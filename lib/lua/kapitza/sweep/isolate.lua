@@ -38,6 +38,9 @@ local function in_child(fn, ids)
   local pid = C.fork()
   if pid == 0 then
     C.close(fds[0])
+    -- the wall-clock limit on the model's calls: its monitor thread is not copied by fork
+    -- (lib/core/kz_watch.c): started again here
+    pcall(function() require("kapitza.usermodel.watch").arm() end)
     local ok, text = pcall(function() return "ok\n" .. S.cell_encode(fn(ids), "the sweep's results") end)
     if not ok then
       io.stderr:write("sweep: ", tostring(text):gsub("\n.*", ""), "\n")

@@ -93,7 +93,9 @@ end
 
 -- The scenario's parameters (its --params): key -> { list = bool }; nil when it does not answer.
 local function params_of(root, script)
-  local p = io.popen(string.format("cd %s && LUA_PATH=%s\"${LUA_PATH:-;}\" luajit %s --params 2>/dev/null", q(root),
+  -- (the shell's own word too, "cd: can't cd to ..." for a root that is gone, goes to /dev/null: the
+  -- caller says what is missing)
+  local p = io.popen(string.format("{ cd %s && LUA_PATH=%s\"${LUA_PATH:-;}\" luajit %s --params; } 2>/dev/null", q(root),
                                    q(root .. "/lib/lua/?.lua;"), q(script)))
   if not p then return nil end
   local text = p:read("*a")
@@ -142,10 +144,16 @@ local function replay(root, dir, m, die)
   local cmd = string.format("cd %s && LUA_PATH=%s\"${LUA_PATH:-;}\" KZ_QUIET=1 KZ_CELLS_RECORD= KZ_CELLS_REPLAY=%s luajit %s --out %s --force %s 2>%s",
                             q(root), q(root .. "/lib/lua/?.lua;"), q(dir .. "/shards"), q(m.script), q(dir),
                             table.concat(args, " "), q(log))
-  local r = os.execute(cmd)
-  local st = type(r) == "number" and (r % 256 == 0 and math.floor(r / 256) or 128 + r % 128) or (r and 0 or 1)
+  -- run by the pool (its own process group, the three signals passed on to it): a SIGTERM to the
+  -- merge stops the scenario too (whose staging folder goes), rather than leaving it to write DIR
+  -- after the merge has died
+  local Pool = require "kapitza.sweep.pool"
+  local res, stop = Pool.run({ { "sh", "-c", cmd } }, 1)
   local said = (F.read(log) or "")
   os.remove(log)
+  if stop then os.exit(128 + stop) end
+  local r = res[1]
+  local st = r.status or (r.signal and 128 + r.signal) or 1
   local first = said:match("[^\n]*%S[^\n]*") or ("exit status " .. st)
   if st == 3 then return nil, first end
   if st ~= 0 then die(string.format("the scenario's run over the shards' cells failed: %s", first)) end

@@ -300,17 +300,23 @@ end
 
 for _, d in ipairs { "int fork(void);", "int pipe(int fd[2]);", "intptr_t read(int fd, void *buf, size_t n);",
                      "int close(int fd);", "int waitpid(int pid, int *status, int options);", "void _exit(int status);",
-                     "int dup2(int oldfd, int newfd);", "void (*signal(int sig, void (*handler)(int)))(int);" } do
+                     "int dup2(int oldfd, int newfd);", "void (*signal(int sig, void (*handler)(int)))(int);",
+                     "unsigned int alarm(unsigned int seconds);", "intptr_t write(int fd, const void *buf, size_t n);" } do
   pcall(ffi.cdef, d)
 end
 
 -- Load the object at path in a forked child first: an object whose constructors end the process
--- (one built with KZ_CFLAGS=-fsanitize=address ends it at load: its runtime is not loaded first)
--- must not take this one down, and is not kept. Returns nil, or why it does not load (the first
--- line it wrote, or how the child ended). A fork that fails skips the trial (nil).
+-- (one built with KZ_CFLAGS=-fsanitize=address ends it at load: its runtime is not loaded first),
+-- even with status 0 (exit(0) in a constructor), or never return (a constructor that loops), must
+-- not take this one down, and is not kept. The child says it loaded by a line of its own after
+-- the load, and has the model code's wall-clock limit (lib/lua/kapitza/usermodel/watch.lua) as an
+-- alarm. Returns nil, or why it does not load (the first line it wrote: the loader's message, or
+-- how the child ended). A fork that fails skips the trial (nil).
+local LOADED = "\1kapitza: loaded\n"
 local function trial_load(path)
   local fds = ffi.new("int[2]")
   if ffi.C.pipe(fds) ~= 0 then return nil end
+  local secs = math.ceil((require("kapitza.usermodel.watch").limit()))
   local gc = collectgarbage("isrunning")
   collectgarbage("stop") -- no finalizer may run in the child
   local child = ffi.C.fork()
@@ -318,7 +324,11 @@ local function trial_load(path)
     ffi.C.close(fds[0])
     ffi.C.dup2(fds[1], 1)
     ffi.C.dup2(fds[1], 2)
-    local ok = pcall(ffi.load, path)
+    ffi.C.signal(14, nil) -- SIGALRM: the default action (the process may have ignored it)
+    ffi.C.alarm(secs)
+    local ok, err = pcall(ffi.load, path)
+    local said = ok and LOADED or (tostring(err):gsub("\n.*", "") .. "\n")
+    ffi.C.write(fds[1], said, #said)
     ffi.C._exit(ok and 0 or 3)
   end
   if gc then collectgarbage("restart") end
@@ -334,10 +344,12 @@ local function trial_load(path)
   local status, waited = ffi.new("int[1]"), nil
   repeat waited = ffi.C.waitpid(child, status, 0) until waited >= 0 or ffi.errno() ~= 4
   if waited < 0 then return nil end
-  local st = status[0]
-  if st == 0 then return nil end
-  local said = table.concat(chunks):match("^%s*([^\n]*[^%s])") or ""
+  local st, text = status[0], table.concat(chunks)
+  if st == 0 and text:sub(-#LOADED) == LOADED then return nil end
+  local said = text:gsub("\1kapitza: loaded\n", ""):match("^%s*([^\n]*[^%s])") or ""
   local how = st % 128 == 0 and string.format("exit status %d", math.floor(st / 256) % 256) or string.format("signal %d", st % 128)
+  if st % 128 == 14 then how = string.format("it did not finish loading within %d s (a constructor that never returns?)", secs)
+  elseif st == 0 then how = "exit status 0 before the load returned (exit() in a constructor?)" end
   return said ~= "" and string.format("%s (the loading process ended: %s)", said, how) or ("the loading process ended: " .. how)
 end
 

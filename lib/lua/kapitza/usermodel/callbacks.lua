@@ -25,6 +25,10 @@ end
 -- The callback's result from pcall(user function, ...): nothing or 0 is KZ_OK, another number is
 -- the user's own status; an error is stored for the binding and reported as KZ_EMODEL.
 local function result(e, what, ok, st)
+  -- a function that ran out of memory (LuaJIT has no emergency collection): what it allocated is
+  -- garbage now, collected before this message is made (else making it fails too, and that error
+  -- would leave the callback)
+  if not ok and st == "not enough memory" then collectgarbage() end
   if not ok and guard.lua_fault(st) then return failed(guard.lua_fault(st)) end
   if not ok then return failed(string.format("usermodel '%s': %s raised an error: %s", e.name, what, tostring(st))) end
   if st == nil then return 0 end

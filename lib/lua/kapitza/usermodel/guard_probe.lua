@@ -209,6 +209,8 @@ function M.probe(name, ns, parts, par, L)
     error(string.format("%s crashed with signal %d (%s) %s", what, n, ffi.string(ffi.C.strsignal(n)), trial), 0)
   elseif n == M.EXIT_STATUS then
     error(string.format("%s called exit() %s", what, trial), 0)
+  elseif n == C.KZ_WATCH_FORK_STATUS then -- lib/core/kz_watch.c ended the child: its code forked
+    error(string.format("%s called fork() %s (a model's code must not start processes)", what, trial), 0)
   end
   error(string.format("%s ended the process (exit status %d) %s", what, n, trial), 0)
 end

@@ -25,6 +25,25 @@ extern _Thread_local int kzu_fault_part __attribute__((visibility("hidden")));
 extern _Thread_local int kzu_fault_index __attribute__((visibility("hidden")));
 extern _Thread_local double kzu_fault_at __attribute__((visibility("hidden")));
 
+/* the ensemble wrappers' member loops (lib/lua/kapitza/usermodel/wrappers.lua), on several threads at
+ * once: the record shows the force running from the first loop begun to the last one ended */
+static int kzu_ens_active;
+static inline void kzu_ens_enter(int kzu_part, double kzu_at)
+{
+  if (__atomic_fetch_add(&kzu_ens_active, 1, __ATOMIC_SEQ_CST) == 0) {
+    kzu_watch.at = kzu_at;
+    kzu_watch.in = kzu_part;
+  }
+  kzu_watch.calls += 1;
+  __asm__ __volatile__("" ::: "memory");
+}
+static inline void kzu_ens_leave(void)
+{
+  __asm__ __volatile__("" ::: "memory");
+  kzu_watch.calls += 1;
+  if (__atomic_sub_fetch(&kzu_ens_active, 1, __ATOMIC_SEQ_CST) == 0) kzu_watch.in = -1;
+}
+
 /* for the part functions' shims (part_roles): outputs filled before the call, looked at after it */
 static inline int kzu_apart(const double *kzu_o, int kzu_no, const double *kzu_i, int kzu_ni)
 {
@@ -294,7 +313,11 @@ function M.wrap(name, L, fns, build)
                           arg = r.arg, inplace = r.inplace, role = true }
     shims[#shims + 1] = shim_c(r, #parts - 1)
   end
-  local out = { string.format('#line 1 "%s (generated guards)"', name), GUARD_HEAD, table.concat(shims, "\n"),
+  local defs = {} -- the index of each guarded wrapper's part, for the ensemble wrappers' record
+  for i, p in ipairs(parts) do
+    if not p.role then defs[#defs + 1] = string.format("#define KZU_WATCH_%s %d", p.sym:sub(5), i - 1) end
+  end
+  local out = { string.format('#line 1 "%s (generated guards)"', name), GUARD_HEAD, table.concat(defs, "\n"), table.concat(shims, "\n"),
                 string.format('#line 1 "%s (generated wrappers)"', name), raw, "" }
   local who, args = {}, {}
   for i, p in ipairs(parts) do

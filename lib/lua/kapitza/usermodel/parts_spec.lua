@@ -290,7 +290,12 @@ local function resolve(spec, bad, v, Pp, what, n, positive)
     v = r
   end
   local function one(x, w)
-    if type(x) == "string" then x = Pp[x] end
+    if type(x) == "string" then -- a parameter's name (a function may return one too)
+      local name, known = x, false
+      for _, p in ipairs(type(spec.params) == "table" and spec.params or {}) do known = known or p == name end
+      if not known then bad(spec, string.format("%s: '%s' is not a number nor a parameter of the model", w, name)) end
+      x = Pp[name]
+    end
     if type(x) ~= "number" or x ~= x or x == math.huge or x == -math.huge then
       bad(spec, string.format("%s must be a finite number (got %s)", w, tostring(x)))
     end

@@ -115,9 +115,20 @@ function W.pcall(who, f, ...)
     data.names[k], data.keep[k], data.who[k - 1] = who, str, str
   end
   rec.calls, rec["in"] = rec.calls + 1, k - 1
-  local r = { pcall(f, ...) }
-  rec["in"] = -1
-  return unpack(r, 1, table.maxn(r))
+  -- os.exit inside the model file's own code is an error naming it, as inside its functions
+  -- (guard_lua.lua): a file whose top-level code or q0 = function(p) exits must not end the
+  -- command with status 0 and no word
+  local exit = os.exit
+  os.exit = function(code) error(string.format("%s called os.exit(%s)", who, tostring(code)), 0) end -- luacheck: ignore
+  local function finish(ok, ...)
+    os.exit = exit -- luacheck: ignore
+    rec["in"] = -1
+    -- code that ran out of memory: what it allocated is garbage now, collected before anything
+    -- else is allocated (LuaJIT has no emergency collection: the error message would fail too)
+    if not ok and ... == "not enough memory" then collectgarbage() end
+    return ok, ...
+  end
+  return finish(pcall(f, ...))
 end
 
 return W

@@ -41,11 +41,14 @@ local function ens_wrappers(L, fns)
   add('#define KZU_ENS __attribute__((flatten, optimize("tree-loop-vectorize", "vect-cost-model=dynamic")))')
   add("#else\n#define KZU_ENS\n#endif")
   -- the body of one member loop: arg is the C expression of the time or phase argument
-  local function loop(name, argexpr, fn, inn, outn)
+  local function loop(name, argexpr, fn, inn, outn, watch)
     add("KZU_ENS int %s(void *kzu_par, long long kzu_m0, int kzu_M, double kzu_t, const double *restrict kzu_y, " ..
         "double *restrict kzu_f)\n{", name)
     add("  const double *const *kzu_pa = (const double *const *)kzu_par;")
     for i, p in ipairs(L.params) do add("  const double *restrict kzu_p%d = kzu_pa[%d] + kzu_m0; /* %s */", i, i - 1, p) end
+    -- the wall-clock limit's record (lib/core/kz_watch.c; the guard's kzu_ens_enter): one call of
+    -- the model's code per member loop, so that a hang or a fork inside it is caught
+    add("#ifdef KZU_WATCH_%s\n  kzu_ens_enter(KZU_WATCH_%s, kzu_t);\n#endif", watch, watch)
     add("  int kzu_st = 0;\n#pragma omp simd reduction(max : kzu_st)\n  for (int kzu_m = 0; kzu_m < kzu_M; kzu_m++) {")
     local init = {}
     for i = 1, #L.params do init[i] = string.format("kzu_p%d[kzu_m]", i) end
@@ -57,17 +60,17 @@ local function ens_wrappers(L, fns)
     else add("    const int kzu_s = %s(&kzu_q, kzu_x, kzu_o);", fn) end
     add("    kzu_st = kzu_s > kzu_st ? kzu_s : kzu_st;")
     for i = 0, outn - 1 do add("    kzu_f[%d * kzu_M + kzu_m] = kzu_o[%d];", i, i) end
-    add("  }\n  return kzu_st;\n}")
+    add("  }\n#ifdef KZU_WATCH_%s\n  kzu_ens_leave();\n#endif\n  return kzu_st;\n}", watch)
   end
   local targ = "kzu_t"
   if L.vibrated then
     targ = fns.phase and string.format("%s(&kzu_q, kzu_t)", fns.phase)
            or ("kzu_q.omega * kzu_t + " .. (L.index.theta0 and "kzu_q.theta0" or "0.0"))
   end
-  loop("kzu_ens_" .. L.force, targ, F, nin, nout)
+  loop("kzu_ens_" .. L.force, targ, F, nin, nout, "sys_" .. L.force)
   if L.vibrated then
-    loop("kzu_ens_phase_" .. L.force, "kzu_t", F, nin, nout)
-    if fns.reconstruct then loop("kzu_ens_reconstruct", "kzu_t", fns.reconstruct, L.dim, L.dim) end
+    loop("kzu_ens_phase_" .. L.force, "kzu_t", F, nin, nout, "vib_" .. L.force)
+    if fns.reconstruct then loop("kzu_ens_reconstruct", "kzu_t", fns.reconstruct, L.dim, L.dim, "reconstruct") end
   end
   -- the invariants, member by member (kapitza/ens.h's KZ_OBS_FINAL observer): kzu_ens_inv_<name>
   local fp = fns.parts

@@ -175,6 +175,38 @@ sc:write_tsv("data/ex-guard.tsv", { "q" }, { { y[0] } })
   end)
 end)
 
+describe("a model's guards on several threads at once", function()
+  -- The guards' record of the function running (kz_watch) is one per model, its calls on every
+  -- thread of a pool: when every call has returned it shows none, whatever the interleaving. Before,
+  -- each call restored the value it had read from the record on entry (another thread's part), and a
+  -- fork(2) after a threaded run (a trial child) was taken for a fork inside the model: the
+  -- process ended with "... called fork()" (the #asan pass of make check, at random).
+  it("after threaded runs of the top's slow HMM and an ensemble, a fork of the process is allowed", function()
+    local dir = U.tmpdir()
+    local script = dir .. "/threads.lua"
+    write(script, [[
+local ffi = require "ffi"
+pcall(ffi.cdef, "int fork(void); int waitpid(int, int *, int); void _exit(int);")
+local models, ens = require "kapitza.models", require "kapitza.ensemble"
+local st = ffi.new("int[1]")
+local top = models.top {}
+local x0s = {}
+for m = 1, 8 do x0s[m] = top.x0(1e3, 1e-3 * m, 0.2 + 0.01 * m) end
+for rep = 1, 20 do
+  ens.slow(top, { set = "32", H = 0.01 / 40, T = 0.01 / 8, eta = 1e-4, h = 1e-5, x0 = x0s, threads = 3 })
+  local pid = ffi.C.fork() -- fork(2) itself (popen spawns without running the fork handlers)
+  if pid == 0 then ffi.C._exit(0) end
+  assert(pid > 0 and ffi.C.waitpid(pid, st, 0) == pid and st[0] == 0, "fork after run " .. rep)
+end
+io.write("done\n")
+]])
+    local st, out, err = U.run(string.format("cd '%s' && LUA_PATH='%s/lib/lua/?.lua;;' luajit '%s'", U.root, U.root, script))
+    U.rmdir(dir)
+    assert.are.equal(0, st, err)
+    assert.are.equal("done\n", out, err)
+  end)
+end)
+
 describe("the model parts' functions are guarded too (flows, constraints, slow sets, vmi, invariants)", function()
   -- A model q'' = 0 with one part whose C functions are the given source.
   local function part_spec(name, extra, source)

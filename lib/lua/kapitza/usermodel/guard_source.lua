@@ -72,6 +72,10 @@ static inline int kzu_unset_find(const double *kzu_o, int kzu_n, int kzu_part, i
   return 0;
 }
 
+/* On return the record shows this thread's own previous part (-1 outside a call), never a value
+ * read from the record when the call began: with several threads in calls at once (a pool running a
+ * method's members) that value could be another thread's part, restored after every call had ended,
+ * and the next fork(2) of the process (a trial child) was taken for a fork inside the model. */
 static inline int kzu_guard(int kzu_part, int (*kzu_fn)(void *, double, const double *, double *), void *kzu_par,
                             double kzu_at, const double *kzu_x, double *kzu_out, int kzu_nout, int kzu_nin)
 {
@@ -81,7 +85,7 @@ static inline int kzu_guard(int kzu_part, int (*kzu_fn)(void *, double, const do
   const unsigned long long kzu_unset = 0x7ff86b7a756e7365ULL;
   if (kzu_fill)
     for (int kzu_k = 0; kzu_k < kzu_nout; kzu_k++) __builtin_memcpy(kzu_out + kzu_k, &kzu_unset, sizeof kzu_unset);
-  const int kzu_prev = kzu_in, kzu_wprev = kzu_watch.in;
+  const int kzu_prev = kzu_in;
   kzu_in = kzu_part;
   kzu_watch.at = kzu_at;
   kzu_watch.calls += 1;
@@ -89,7 +93,7 @@ static inline int kzu_guard(int kzu_part, int (*kzu_fn)(void *, double, const do
   __asm__ __volatile__("" ::: "memory"); /* the user's loads and stores stay inside the mark */
   const int kzu_st = kzu_fn(kzu_par, kzu_at, kzu_x, kzu_out);
   __asm__ __volatile__("" ::: "memory");
-  kzu_watch.in = kzu_wprev;
+  kzu_watch.in = kzu_prev; /* this thread's own: the record's may be another thread's */
   kzu_in = kzu_prev;
   if (kzu_fill && kzu_st == KZ_OK)
     for (int kzu_k = 0; kzu_k < kzu_nout; kzu_k++) {
@@ -266,7 +270,7 @@ local function shim_c(r, k)
 static inline int kzu_g_%s(const kz_par *kzu_p, %s)
 {
 %s
-  const int kzu_prev = kzu_in, kzu_wprev = kzu_watch.in;
+  const int kzu_prev = kzu_in;
   kzu_in = %d;
   kzu_watch.at = %s;
   kzu_watch.calls += 1;
@@ -274,7 +278,7 @@ static inline int kzu_g_%s(const kz_par *kzu_p, %s)
   __asm__ __volatile__("" ::: "memory");
   const int kzu_st = %s(kzu_p, %s);
   __asm__ __volatile__("" ::: "memory");
-  kzu_watch.in = kzu_wprev;
+  kzu_watch.in = kzu_prev; /* this thread's own: the record's may be another thread's */
   kzu_in = kzu_prev;
   if (kzu_st == KZ_OK) {
 %s

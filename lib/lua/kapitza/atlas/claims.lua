@@ -47,17 +47,43 @@ local why_scaling = "a scaling of the work with the stiffness, at any values in 
 --- "The work `method` needs for error e grows like rate^k, k in [lo, hi]", fitted over the
 -- stiffness values where the method reaches e by interpolation (an upper bound is not a
 -- measurement of the work). n/a (nothing to fit) when the method is not in the run, the run has
--- one stiffness value, or the method's work is interpolated at fewer than two of them.
-function M.claim_exponent(cl, key, text, prob, P, rows, method, e, lo, hi)
-  local k, pts = A.work_exponent(rows, A.rates(prob, P), method, e)
+-- one stiffness value, or the method's work is interpolated at fewer than two of them. span
+-- (optional): span(s), the time span the run integrates at stiffness s, where it is not the same at
+-- every s (T rounded to whole multiples of 32 fast periods): a work that grows with the span then
+-- moves the fitted exponent by the exponent of the spans themselves, which must stay within
+-- SPAN_SLOPE (else n/a: the scaling measured would be the span's, not the stiffness's).
+local SPAN_SLOPE = 0.02
+M.SPAN_SLOPE = SPAN_SLOPE
+function M.claim_exponent(cl, key, text, prob, P, rows, method, e, lo, hi, span)
+  local rates = A.rates(prob, P)
+  local k, pts = A.work_exponent(rows, rates, method, e)
   local ran, measured = false, 0
   for _, r in ipairs(rows) do if r.method == method then ran = true break end end
-  for _, p in ipairs(pts) do if p[2] and not p[3] then measured = measured + 1 end end
+  local xs, ts = {}, {}
+  for i, p in ipairs(pts) do
+    if p[2] and not p[3] then
+      measured = measured + 1
+      if span then xs[#xs + 1], ts[#ts + 1] = rates[i], span(P[prob.stiff.key][i]) end
+    end
+  end
   local range = hi == math.huge and E.T("≥ %v", lo) or E.T("in [%v, %v]", lo, hi)
+  local premises = { E.premise(ran, "%s among the run's methods", method),
+                     E.at_least(#P[prob.stiff.key], 2, prob.stiff.label .. " values (an exponent)"),
+                     E.at_least(measured, 2, E.T("%s values where %s's work for %.1e is interpolated, not bounded", prob.stiff.label, method, e)) }
+  if span and #xs >= 2 and k then
+    local ks = E.slope(xs, ts)
+    local tl = {}
+    for i, t in ipairs(ts) do tl[i] = E.T("%.4g", t) end
+    -- a work in proportion to the span would be fitted at k - ks at equal spans: the spans do not
+    -- matter when ks is small or when k - ks gets the same verdict as k
+    local function inside(x) return x >= lo and x <= hi end
+    premises[#premises + 1] = E.premise(math.abs(ks) <= SPAN_SLOPE or inside(k) == inside(k - ks),
+                                        "the spans T (whole multiples of 32 periods) at those %s values (T = %s) do not decide the verdict: " ..
+                                        "their own exponent %.3f within ±%v, or the exponent less it (%.2f) on the same side of the bounds as %.2f",
+                                        prob.stiff.label, E.join(tl, ", "), ks, SPAN_SLOPE, k - ks, k)
+  end
   return cl:claim { key = key, text = text, published = E.T("∝ %s^k, k ", rate_word(prob)) .. range, any = why_scaling,
-    premises = { E.premise(ran, "%s among the run's methods", method),
-                 E.at_least(#P[prob.stiff.key], 2, prob.stiff.label .. " values (an exponent)"),
-                 E.at_least(measured, 2, E.T("%s values where %s's work for %.1e is interpolated, not bounded", prob.stiff.label, method, e)) },
+    premises = premises,
     judge = function()
       local cells = {}
       for i, p in ipairs(pts) do cells[i] = sv(prob, P[prob.stiff.key][i]) .. ": " .. cost(p[2], p[3]) end
@@ -66,38 +92,86 @@ function M.claim_exponent(cl, key, text, prob, P, rows, method, e, lo, hi)
     end }
 end
 
+-- The works of a set of ranking entries as an interval [lo, hi] for the set's cheapest true work:
+-- hi the smallest work listed (a measured work or an upper bound), lo the smallest lower bound (a
+-- measured work is its own; a bound "≤ X" has none: the true work may be anything below X, so 0).
+-- Also the entry giving hi and, when lo is 0, the cheapest bounded entry (the witness of "unknown").
+local function span_of(entries)
+  local hi, lo, at, open = math.huge, math.huge, nil, nil
+  for _, r in ipairs(entries) do
+    if r.work < hi then hi, at = r.work, r end
+    if r.bound then lo = 0; open = open or r else lo = math.min(lo, r.work) end
+  end
+  return lo, hi, at, open
+end
+M.span_of = span_of
+
+local function entry(r) return r and (E.T("%s ", r.method) .. cost(r.work, r.bound)) or E.T("none") end
+
 --- "At stiffness index si the cheapest method at error e belongs to one of `families`" (and,
--- with min_ratio, is at least that many times cheaper than the cheapest direct stepper). The
--- ranking and the ratio stand on measured works: the cheapest's and the best direct stepper's
--- must be interpolated, not bounds (a ratio to an upper bound is itself only a bound).
+-- with min_ratio, is at least that many times cheaper than the cheapest direct stepper). Each
+-- method that reaches e has a work that is measured (interpolated) or only bounded above ("≤ X":
+-- its cheapest run already beats e, and the true work may be anything below X). The ranking is
+-- decided only where the bounds point the right way: "yes" where some method of `families` is
+-- cheaper than every other method's least possible work (no method outside the families only
+-- bounded), "no" where some other method is cheaper than every family method's least possible
+-- work; otherwise n/a, naming the bound that leaves it open. The ratio likewise: its least value
+-- (the direct steppers' least possible work over the family's largest) must reach min_ratio for
+-- a check that holds, its largest value must fall short of it for one that fails -- a ratio to an
+-- upper bound on the direct stepper's work is itself only an upper bound and is never counted as
+-- "at least".
 function M.claim_cheapest(cl, key, text, prob, P, rows, methods, e, si, families, min_ratio)
   local rk = A.ranking(rows, si, e, methods)
-  local best, direct = rk[1], nil
-  for _, r in ipairs(rk) do if r.family == "direct" then direct = direct or r end end
+  local best = rk[1]
   local fam = {}
   for _, f in ipairs(families) do fam[f] = true end
-  local fams = families_of(methods)
-  local premises = { E.premise(any_of(fams, families), "a %s method in the run", table.concat(families, "/")),
-                     E.premise(best ~= nil, "a method of the run reaches %.1e at %s = %s", e, prob.stiff.label, sv(prob, P[prob.stiff.key][si])),
-                     E.premise(best ~= nil and not best.bound, "the cheapest work interpolated, not bounded (%s)",
-                               best and (E.T("%s ", best.method) .. cost(best.work, best.bound)) or "—") }
-  if min_ratio then
-    premises[#premises + 1] = E.premise(fams.direct == true, "a direct stepper in the run to compare with")
-    premises[#premises + 1] = E.premise(direct ~= nil and not direct.bound, "the best direct stepper's work interpolated, not bounded (%s)",
-                                        direct and (E.T("%s ", direct.method) .. cost(direct.work, direct.bound)) or "none reaches the target")
+  local F, N, D = {}, {}, {}
+  for _, r in ipairs(rk) do
+    if fam[r.family] then F[#F + 1] = r else N[#N + 1] = r end
+    if r.family == "direct" then D[#D + 1] = r end
   end
-  return cl:claim { key = key, text = text, published = table.concat(families, "/") .. (min_ratio and E.T(", ratio ≥ %v", min_ratio).s or ""),
+  local loF, hiF, atF, openF = span_of(F)
+  local loN, hiN, atN, openN = span_of(N)
+  local loD, hiD, atD, openD = span_of(D)
+  local yes_rank = #F > 0 and hiF < loN           -- a family method below every other's least work
+  local no_rank = #N > 0 and hiN < loF            -- another method below every family method's least work
+  local fams = families_of(methods)
+  local fl = table.concat(families, "/")
+  local premises = { E.premise(any_of(fams, families), "a %s method in the run", fl),
+                     E.premise(best ~= nil, "a method of the run reaches %.1e at %s = %s", e, prob.stiff.label, sv(prob, P[prob.stiff.key][si])),
+                     E.premise(best == nil or yes_rank or no_rank, "the ranking decided by the works, no work only bounded (≤) " ..
+                               "where it could be below the other side's (cheapest %s: %s; cheapest other: %s; open: %s)", fl, entry(atF),
+                               entry(atN), entry(openN or openF)) }
+  local rl, ru -- the ratio's least and largest values
+  if min_ratio then
+    rl = (#F > 0 and #D > 0) and loD / hiF or nil
+    ru = (#F > 0 and #D > 0 and loF > 0) and hiD / loF or math.huge
+    premises[#premises + 1] = E.premise(fams.direct == true, "a direct stepper in the run to compare with")
+    premises[#premises + 1] = E.premise(#D > 0, "a direct stepper that reaches %.1e", e)
+    premises[#premises + 1] = E.premise(#D == 0 or no_rank or (rl and rl >= min_ratio) or ru < min_ratio,
+                                        "the ratio decided by the works: the direct steppers' works interpolated, not bounded (%s), " ..
+                                        "or the ratio already at least %v to the %s work's bound (%s)", entry(openD or atD), min_ratio, fl, entry(atF))
+  end
+  return cl:claim { key = key, text = text, published = fl .. (min_ratio and E.T(", ratio ≥ %v", min_ratio).s or ""),
     any = "a ranking of the methods at one stiffness and target, measured where it is run", premises = premises,
     judge = function()
       local m = E.T("%s = %s, %.1e: cheapest %s (%s force evaluations)", prob.stiff.label, sv(prob, P[prob.stiff.key][si]), e, best.method, cost(best.work, best.bound))
-      local items = { { ok = fam[best.family] == true, label = "the cheapest in " .. table.concat(families, "/") } }
+      local items = { { ok = yes_rank, label = "the cheapest in " .. fl } }
       local values = {}
-      if direct then m = m .. E.T(", best direct %s (%s)", direct.method, cost(direct.work, direct.bound)) end
-      if min_ratio then
-        local ratio = direct.work / best.work
-        m = m .. E.T(", ratio %.3g (accept ≥ %v)", ratio, min_ratio)
-        items[#items + 1] = { ok = ratio >= min_ratio, label = "the ratio" }
-        values.ratio = ratio
+      if atD then m = m .. E.T(", best direct %s (%s)", atD.method, cost(atD.work, atD.bound)) end
+      if min_ratio and ((rl and rl >= min_ratio) or ru < min_ratio) then
+        local ok = rl >= min_ratio
+        if rl == ru then
+          m = m .. E.T(", ratio %.3g (accept ≥ %v)", rl, min_ratio)
+          values.ratio = rl
+        elseif ok then
+          m = m .. E.T(", ratio ≥ %.3g (the %s work only bounded; accept ≥ %v)", rl, fl, min_ratio)
+          values.ratio_min = rl
+        else
+          m = m .. E.T(", ratio ≤ %.3g (accept ≥ %v)", ru, min_ratio)
+          values.ratio_max = ru
+        end
+        items[#items + 1] = { ok = ok, label = "the ratio" }
       end
       return { measured = m, items = items, what = "checks", values = values }
     end }
@@ -124,8 +198,11 @@ end
 
 --- "The cheapest method of `families` needs at least `factor` times the work of the cheapest
 -- method of `against` (default: the direct steppers) at every stiffness where both reach e". A
--- stiffness counts where the family's work is measured (a bound on it cannot show that it is
--- larger); a bound on the other side is a bound the other way and may stand.
+-- stiffness counts where the bounds decide it: the check holds where the family's least possible
+-- work (no family method only bounded) is at least factor times the other side's largest (a bound
+-- "≤" on the other side may stand: it only makes that side cheaper), and fails where the family's
+-- largest is below factor times the other side's least (no method there only bounded); a stiffness
+-- left open by a bound is shown and not counted.
 function M.claim_costlier(cl, key, text, prob, P, rows, methods, e, families, factor, against)
   against = against or { "direct" }
   local fam, ag = {}, {}
@@ -133,26 +210,37 @@ function M.claim_costlier(cl, key, text, prob, P, rows, methods, e, families, fa
   for _, f in ipairs(against) do ag[f] = true end
   local cells, items = {}, {}
   for si, sv_ in ipairs(P[prob.stiff.key]) do
-    local a, d
+    local Fa, Ga = {}, {}
     for _, r in ipairs(A.ranking(rows, si, e, methods)) do
-      if fam[r.family] and not a then a = r end
-      if ag[r.family] and not d then d = r end
+      if fam[r.family] then Fa[#Fa + 1] = r end
+      if ag[r.family] then Ga[#Ga + 1] = r end
     end
-    if a and d and not a.bound then
-      cells[#cells + 1] = sv(prob, sv_) .. E.T(": %s ", a.method) .. cost(a.work, a.bound) .. E.T(" / %s ", d.method) .. cost(d.work, d.bound) ..
-                          E.T(" = %.3g", a.work / d.work)
-      items[#items + 1] = { ok = a.work >= factor * d.work, label = (prob.stiff.show or tostring)(sv_) }
+    local loA, hiA, a, openA = span_of(Fa)
+    local loG, hiG, d, openG = span_of(Ga)
+    local head = sv(prob, sv_)
+    if a and d then
+      local pair = head .. E.T(": %s ", a.method) .. cost(a.work, a.bound) .. E.T(" / %s ", d.method) .. cost(d.work, d.bound)
+      if loA >= factor * hiG then
+        local r = loA / hiG
+        cells[#cells + 1] = pair .. E.T(" %s %.3g", openG and "≥" or "=", r)
+        items[#items + 1] = { ok = true, label = (prob.stiff.show or tostring)(sv_) }
+      elseif hiA < factor * loG then
+        local r = hiA / loG
+        cells[#cells + 1] = pair .. E.T(" %s %.3g", openA and "≤" or "=", r)
+        items[#items + 1] = { ok = false, label = (prob.stiff.show or tostring)(sv_) }
+      else
+        cells[#cells + 1] = pair .. E.T(": open, %s's work only bounded (%s)", (openA or openG).method, cost((openA or openG).work, true))
+      end
     else
-      cells[#cells + 1] = sv(prob, sv_) .. ": " .. ((a and d) and E.T("%s's work only bounded (%s)", a.method, cost(a.work, a.bound))
-                                                      or E.T("not reached by %s", table.concat(a and against or families, "/")))
+      cells[#cells + 1] = head .. ": " .. E.T("not reached by %s", table.concat(a and against or families, "/"))
     end
   end
   local fams = families_of(methods)
   return cl:claim { key = key, text = text, published = E.T("≥ %v", factor), any = "a comparison of the methods' work, measured where both are run",
     premises = { E.premise(any_of(fams, families) and any_of(fams, against), "a %s and a %s method in the run", table.concat(families, "/"), table.concat(against, "/")) },
     judge = function()
-      return { measured = E.T("%.1e: ", e) .. E.join(cells, "; ") .. E.T(" (accept ratio ≥ %v wherever both reach the target with a measured work)", factor),
-               items = items, what = prob.stiff.label .. " values", none = "no stiffness where both reach the target with a measured work" }
+      return { measured = E.T("%.1e: ", e) .. E.join(cells, "; ") .. E.T(" (accept ratio ≥ %v wherever both reach the target and the works decide it)", factor),
+               items = items, what = prob.stiff.label .. " values", none = "no stiffness where both reach the target and the works decide the ratio" }
     end }
 end
 

@@ -165,22 +165,77 @@ comments[1] = string.format("ex-kapitza-map: q'' = l^-1 (g + a omega^2 cos omega
 comments[2] = "lw = log10(omega sqrt(l/g)); w = omega sqrt(l/g); a = a/l; stays: max|q| < threshold; maxq rounded to 4 digits (machine-dependent last bits)"
 
 -- claims ---------------------------------------------------------------------------------------
-local cl = E.claims(sc):headed { "claim", "reference", "measured", "holds" }
+local cl = E.claims(sc):headed { "claim", "reference", "measured", "premises", "evidence", "holds" }
 local mg = P.margin
+-- The growth rate (per unit of sqrt(l/g)) of the linearisation about the top, y'' = (1 + a w^2
+-- cos w t) y (Mathieu's equation), from its monodromy matrix over one period (RK4, 64 steps):
+-- a run that falls needs about ln(2 threshold / q0) / rate to leave the threshold (longer: sin q <
+-- q slows it), and a cell whose run is shorter than twice that says nothing about falling.
+local function growth(a, w)
+  local n, per = 64, 2 * math.pi / w
+  local h = per / n
+  local function f(t, y, v) return v, (1 + a * w * w * math.cos(w * t)) * y end
+  local M = {}
+  for c = 1, 2 do
+    local y, v, t = c == 1 and 1 or 0, c == 2 and 1 or 0, 0
+    for _ = 1, n do
+      local k1y, k1v = f(t, y, v)
+      local k2y, k2v = f(t + h / 2, y + h / 2 * k1y, v + h / 2 * k1v)
+      local k3y, k3v = f(t + h / 2, y + h / 2 * k2y, v + h / 2 * k2v)
+      local k4y, k4v = f(t + h, y + h * k3y, v + h * k3v)
+      y, v, t = y + h / 6 * (k1y + 2 * k2y + 2 * k3y + k4y), v + h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v), t + h
+    end
+    M[c] = { y, v }
+  end
+  local tr, det = M[1][1] + M[2][2], M[1][1] * M[2][2] - M[2][1] * M[1][2]
+  local disc = tr * tr / 4 - det
+  local mu = disc > 0 and (math.abs(tr) / 2 + math.sqrt(disc)) or math.sqrt(math.abs(det))
+  return math.log(mu) / per
+end
+local function fall_time(a, w)
+  local r = growth(a, w)
+  return r > 0 and math.log(2 * P.threshold / P.q0) / r or math.huge
+end
+local function run_length(w) return select(3, steps_for(P, w)) * math.sqrt(P.g / P.l) end -- whole periods, >= T_slow
+-- a run can stay only when it starts below the threshold (the start of the run is recorded)
+local can_stay = E.premise(P.threshold > P.q0, "the threshold %v rad above the release angle q0 = %v rad (a run can stay)", P.threshold, P.q0)
+local function below(j, a) if a < (1 - mg) * math.min(avgc[j], lower[j] or math.huge) then return false end end
+-- "stays up" tells something only where the runs are long enough for a run below the criterion to fall
+local nbelow, nfall = 0, 0
+for j = 1, #ws do
+  for i, a in ipairs(amps) do
+    if below(j, a) == false then
+      nbelow = nbelow + 1
+      if maxq[j][i] >= P.threshold then nfall = nfall + 1 end
+    end
+  end
+end
 -- every cell of the map where a statement applies (outside the margin around the reference
--- curves) is an item: the statement holds on the map when it holds in every such cell
-local function frac_claim(key, text, ref, pred)
+-- curves) is an item: the statement holds on the map when it holds in every such cell; a cell
+-- that should fall counts only where its run is long enough for the linear growth to reach the
+-- threshold
+local function frac_claim(key, text, ref, pred, premises)
   cl:claim { key = key, text = text, published = ref, any = "a map of the full equation, judged cell by cell against the stability criteria",
+    premises = premises,
     judge = function()
-      local items = {}
+      local items, short, worst = {}, 0, 0
       for j = 1, #ws do
         for i, a in ipairs(amps) do
           local want = pred(j, a)
-          if want ~= nil then items[#items + 1] = { ok = (maxq[j][i] < P.threshold) == want } end
+          if want == false and 2 * fall_time(a, ws[j]) > run_length(ws[j]) then
+            short, worst = short + 1, math.max(worst, fall_time(a, ws[j]))
+          elseif want ~= nil then
+            items[#items + 1] = { ok = (maxq[j][i] < P.threshold) == want }
+          end
         end
       end
       local k, n = E.count(items)
-      return { measured = E.T("%d of %d cells (%.1f %%)", k, n, n > 0 and 100 * k / n or 0), items = items, what = "cells",
+      local m = E.T("%d of %d cells (%.1f %%)", k, n, n > 0 and 100 * k / n or 0)
+      if short > 0 then
+        m = m .. E.T("; %d cells left out, twice their linear growth time from q0 to the threshold (up to %.3g) longer than their run (T_slow = %v in whole periods)",
+                     short, worst, P.T_slow)
+      end
+      return { measured = m, items = items, what = "cells",
                none = "no cell of the map meets the premise at these parameters" }
     end }
 end
@@ -188,17 +243,20 @@ frac_claim("stable_between", "between the averaged criterion and the resonance b
            "a²ω² > 2gℓ and A < b₁(Q)",
            function(j, a)
              if a > (1 + mg) * math.max(avgc[j], lower[j] or 0) and upper[j] and a < (1 - mg) * upper[j] then return true end
-           end)
+           end, { can_stay, E.premise(nfall > 0, "some run below the averaged criterion falls within T_slow (%d of %d): the runs are long enough to tell staying from falling",
+                                      nfall, nbelow) })
 frac_claim("unstable_below", "below the averaged criterion it falls", "a²ω² < 2gℓ",
-           function(j, a) if a < (1 - mg) * math.min(avgc[j], lower[j] or math.huge) then return false end end)
+           below, { can_stay })
 frac_claim("unstable_above", "above the resonance boundary it falls (parametric resonance, invisible to averaging)",
-           "A > b₁(Q)", function(j, a) if upper[j] and a > (1 + mg) * upper[j] then return false end end)
+           "A > b₁(Q)", function(j, a) if upper[j] and a > (1 + mg) * upper[j] then return false end end, { can_stay })
 -- the simulated lower boundary against the averaged criterion at high frequency: only at the
 -- frequencies where the map's amplitude step resolves it (a step at most 10 % of the criterion)
 local step = P.a_max / P.n_amp
 local devs = {}
 for j, w in ipairs(ws) do
-  if w >= 10 and step <= 0.1 * avgc[j] then
+  -- (and where a run just below the accepted band, at (1 - 0.1 - step/criterion) of the
+  -- criterion, grows to the threshold within half its run: a shorter run would stay there too)
+  if w >= 10 and step <= 0.1 * avgc[j] and 2 * fall_time((0.9 - step / avgc[j]) * avgc[j], w) <= run_length(w) then
     local first
     for i, a in ipairs(amps) do
       if maxq[j][i] < P.threshold then first = a; break end
@@ -208,7 +266,7 @@ for j, w in ipairs(ws) do
 end
 cl:claim { key = "lower_boundary", text = "at high frequency (ω√(ℓ/g) ≥ 10) the lowest amplitude that keeps it up is the averaged criterion's",
   published = "a/ℓ = √2/(ω√(ℓ/g))", any = "averaging, at any frequency high against the slow motion",
-  premises = { E.at_least(#devs, 1, E.T("frequencies ω√(ℓ/g) ≥ %v with a stable cell, where the amplitude step %.3g is at most %v of the criterion", 10, step, 0.1)) },
+  premises = { can_stay, E.at_least(#devs, 1, E.T("frequencies ω√(ℓ/g) ≥ %v with a stable cell, where the amplitude step %.3g is at most %v of the criterion and a run below the accepted band falls within T_slow", 10, step, 0.1)) },
   judge = function()
     local items, worst = {}, 0
     for _, d in ipairs(devs) do

@@ -48,6 +48,17 @@ function M.error_range(rows, targets)
   return math.max(lo, 1e-16), math.min(hi, 10)
 end
 
+-- direct / cheapest as the works allow: a work marked ≤ is an upper bound, so the ratio of a
+-- bounded direct work to a measured one is at most the quotient, of a measured one to a bounded
+-- one at least, and of two bounds undecided (–).
+local function ratio_str(ratio, direct, best)
+  if not ratio then return "–" end
+  if direct.bound and best.bound and direct ~= best then return "–" end
+  if direct.bound and direct ~= best then return string.format("≤ %.3g", ratio) end
+  if best.bound and direct ~= best then return string.format("≥ %.3g", ratio) end
+  return string.format("%.3g", ratio)
+end
+
 --- The summary of the sweep at the targets: for each target and stiffness the cheapest method
 -- (by force evaluations), the cheapest of another family than direct integration and the
 -- cheapest direct stepper, and the ratio direct / cheapest. Returns TSV rows and Markdown.
@@ -57,7 +68,7 @@ function M.summary(prob, P, rows, methods, na)
   local trows, md = {}, {}
   md[#md + 1] = string.format("Work (force evaluations) to reach each target error, from the runs of the sweep " ..
     "(log-log interpolation between two runs that bracket the target; ≤ : the cheapest run was already more " ..
-    "accurate, an upper bound; – : no run reached it).\n")
+    "accurate, an upper bound; – : no run reached it; a ratio with a bounded work is a bound itself, of two bounds – ).\n")
   for _, e in ipairs(P.target) do
     local body = {}
     for si, s in ipairs(P[st.key]) do
@@ -76,7 +87,7 @@ function M.summary(prob, P, rows, methods, na)
       body[#body + 1] = { show(s), best and ("**" .. best.method .. "**") or "none", A.cost_str(best and best.work, best and best.bound),
                           other and other.method or "–", A.cost_str(other and other.work, other and other.bound),
                           direct and direct.method or "–", A.cost_str(direct and direct.work, direct and direct.bound),
-                          ratio and string.format("%.3g", ratio) or "–" }
+                          ratio_str(ratio, direct, best) }
     end
     md[#md + 1] = string.format("\nTarget error %s (%s):\n", S.sci(e, 2), prob.error_what)
     md[#md + 1] = S.md_table({ st.label, "cheapest", "force evals", "cheapest not direct", "force evals",

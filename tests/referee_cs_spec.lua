@@ -60,3 +60,22 @@ describe("referee cs-fig2.1", function()
     U.rmdir(dir)
   end)
 end)
+
+describe("referee cs-table2.1 phase study", function()
+  it("theta0=0.5 phase_shifts=1e-9,0.1: shifts from the run's theta0, and the text names the shifts run (it said '0.5 to 3 rad')", function()
+    local dir = run("cs-table2.1", "--quick theta0=0.5 phase_shifts=1e-9,0.1")
+    local md = read(dir .. "/tables/cs-table2.1-phase.md")
+    assert.is_nil(md:find("0.5 to 3", 1, true), md)
+    assert.truthy(md:find("θ₀ = 0.5", 1, true), md)
+    assert.truthy(md:find("by 1e-9 rad", 1, true), md)
+    assert.truthy(md:find("shifts of 0.1 rad", 1, true), md)
+    -- a shift of 1e-9 rad from theta0 = 0.5 moves no cell by more than round-off (it read 2.6e-4:
+    -- the difference between theta0 = 1e-9 and theta0 = 0.5)
+    local rows = assert(S.read_table(dir .. "/data/cs-table2.1-phase.tsv"))
+    for _, r in ipairs(rows) do
+      assert.is_true(math.abs(r.theta0 - 0.5) < 0.2, tostring(r.theta0))
+      if math.abs(r.theta0 - 0.5) < 1e-3 then assert.is_true(r.reldiff < 1e-6, tostring(r.reldiff)) end
+    end
+    U.rmdir(dir)
+  end)
+end)

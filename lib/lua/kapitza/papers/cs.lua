@@ -168,26 +168,36 @@ function M.write(sc, P, rows, opts)
   sc:write_tsv("data/" .. sc.id .. "-errors.tsv", { "H", "omega", "t", "error" }, along,
                { "signed error Q_n - Q(t_n) of every run of the table, at every macro node t_n = n H" })
   local kz = require "kapitza"
-  local es = {}
-  for _, r in ipairs(rows) do es[#es + 1] = r.error; es[#es + 1] = r.averaged_error end
-  local _, elo, ehi = require("kapitza.experiment").range(es)
-  local Hs = {}
-  for i, H in ipairs(P.H) do Hs[i] = H end
-  local _, hlo, hhi = require("kapitza.experiment").range(Hs)
-  sc:figure(sc.id, { tab = sc:path("tables/" .. sc.id .. ".tsv"), ref = kz.root .. "/paper/reference/" .. sc.id .. ".tsv",
-                     omegas = P.omega, Hs = Hs, Hmin = hlo, Hmax = hhi, ymin = elo / 2, ymax = ehi * 2,
-                     caption = string.format("ℓ = %g m, g = %g m s^{-2}, v_{max} = %g m s^{-1}, Q(0) = %g, T = %g s", P.l, P.g, P.vmax, P.Q0, P.T) })
-  local ref = assert(sc:reference())
-  local pub = {}
   -- the printed cells are for the paper's setting: every scalar key at its default (H and omega
-  -- are matched cell by cell); elsewhere nothing is compared and the claims say n/a
+  -- are matched cell by cell); elsewhere nothing is compared, the claims say n/a, and the figure
+  -- draws no published points (its published file is then empty: /dev/null)
   local scalars = {}
   -- (the keys of a study beside the table, opts.study_keys, do not change the printed cells)
   for _, p in ipairs(sc.params) do
     if type(p[2]) ~= "table" and not (opts.study_keys and opts.study_keys[p[1]]) then scalars[#scalars + 1] = p[1] end
   end
   local off = E.off_paper(sc, P, scalars)
-  for _, r in ipairs(ref) do pub[key(r.H, r.omega)] = r end
+  local es = {}
+  for _, r in ipairs(rows) do es[#es + 1] = r.error; es[#es + 1] = r.averaged_error end
+  local _, elo, ehi = require("kapitza.experiment").range(es)
+  local Hs = {}
+  for i, H in ipairs(P.H) do Hs[i] = H end
+  local _, hlo, hhi = require("kapitza.experiment").range(Hs)
+  sc:figure(sc.id, { tab = sc:path("tables/" .. sc.id .. ".tsv"), ref = off and "/dev/null" or (kz.root .. "/paper/reference/" .. sc.id .. ".tsv"),
+                     omegas = P.omega, Hs = Hs, Hmin = hlo, Hmax = hhi, ymin = elo / 2, ymax = ehi * 2,
+                     caption = string.format("ℓ = %g m, g = %g m s^{-2}, v_{max} = %g m s^{-1}, Q(0) = %g, T = %g s", P.l, P.g, P.vmax, P.Q0, P.T) })
+  local ref = assert(sc:reference())
+  local pub = {}
+  -- the printed rows by H alone: the Averaged column and the micro-step counts do not depend on
+  -- omega, so they are compared at every printed H whatever the run's omega list (its first
+  -- omega need not be a printed one)
+  local printedH, Hcount = {}, 0
+  for _, r in ipairs(ref) do
+    pub[key(r.H, r.omega)] = r
+    local hk = string.format("%.12g", r.H)
+    if not printedH[hk] then printedH[hk] = r; Hcount = Hcount + 1 end
+  end
+  local function rowH(H) return printedH[string.format("%.12g", H)] end
   local printed = pub
   if off then pub = {} end
   local omegas, Hs = P.omega, P.H
@@ -213,7 +223,7 @@ function M.write(sc, P, rows, opts)
   end
   for _, H in ipairs(Hs) do
     local first = byk[key(H, omegas[1])]
-    local p1 = pub[key(H, omegas[1])]
+    local p1 = not off and rowH(H) or nil
     local steps = tostring(first.microsteps)
     if p1 then
       nsteps = nsteps + 1
@@ -232,9 +242,13 @@ function M.write(sc, P, rows, opts)
   end
   -- the caption says "reproduced" only when every compared cell agrees to the printed digits
   local caption
+  local none = not off and ncmp == 0 and nsteps == 0
   if off then
     caption = string.format("**%s** at other parameters than the paper's (%s): the printed cells are not compared.\n",
                             opts.caption, off:gsub("^this run has ", ""))
+  elseif none then
+    caption = string.format("**%s** at the paper's parameters, but the paper printed no cell at this run's H: nothing is compared.\n",
+                            opts.caption)
   elseif ncmp > 0 and n3 == ncmp and nsteps_ok == nsteps then
     caption = string.format("**%s** reproduced: every compared cell (%d) agrees to the three printed digits. Each cell: " ..
                             "reproduced (published, relative difference).\n", opts.caption, ncmp)
@@ -251,7 +265,7 @@ function M.write(sc, P, rows, opts)
                   100 * worst),
     string.format("- Micro-step counts equal to the printed ones: **%d of %d**.", nsteps_ok, nsteps),
   }
-  if off then out = { out[1], out[2] } end -- nothing was compared: no agreement counts
+  if off or none then out = { out[1], out[2] } end -- nothing was compared: no agreement counts
   if #misses > 0 then
     local t = {}
     for _, m in ipairs(misses) do
@@ -275,14 +289,30 @@ function M.write(sc, P, rows, opts)
   local function unit(p) return S.pow10(math.floor(math.log10(math.abs(p))) - 2) end
   local function within(x, p) return math.abs(x - p) <= unit(p) * (1 + 1e-9) end
   local function with(t, k, v) local c = {} for x, y in pairs(t) do c[x] = y end c[k] = v return c end
-  local printed_om = {}
-  for _, r in ipairs(ref) do printed_om[#printed_om + 1] = r.omega end
+  -- a claim covers the printed cells of the run's H and omega; where that is a part of what the
+  -- paper printed (a shorter H list, --quick), its measured text says how many printed cells it
+  -- left out, so that its "yes" is not read as one about the whole column or table (--quick said
+  -- yes to "every cell" of Table 2.2 on 6 of its 12, which the full run does not bear out)
+  local col_total, err_total = {}, 0
+  for _, r in ipairs(ref) do
+    local ok = string.format("%.12g", r.omega)
+    if not apart[key(r.H, r.omega)] then col_total[ok] = (col_total[ok] or 0) + 1 end
+    err_total = err_total + 1
+  end
+  local function part(n, total, what, where)
+    if n >= total then return "" end
+    return E.T("; %d of the %d printed %s are at %s this run did not take: not judged", total - n, total, what, where)
+  end
   for _, om in ipairs(omegas) do
     local cells = {}
     for _, H in ipairs(Hs) do
       if printed[key(H, om)] and not apart[key(H, om)] then cells[#cells + 1] = H end
     end
-    if #cells > 0 or off then
+    -- a column the paper printed, with cells at the run's H (off its parameters: n/a, naming the
+    -- keys); a column it did not print has no claim (it said "printed at omega = 1e5" for one)
+    local total = col_total[string.format("%.12g", om)]
+    if total and (#cells > 0 or off) then
+      local colpart = part(#cells, total, "cells of the column", "H")
       cl:claim { key = "column_omega_" .. E.show(om), text = string.format("the printed errors of the column ω = %s", om_str(om)),
         published = E.T("%d printed cells", #cells), at = with(at, "omega", om),
         judge = function()
@@ -294,7 +324,7 @@ function M.write(sc, P, rows, opts)
           end
           local k = 0
           for _, it in ipairs(items) do if it.ok then k = k + 1 end end
-          return { measured = E.T("%d of %d within one unit of the third printed digit (largest difference %.2f %%)", k, #items, 100 * w),
+          return { measured = E.T("%d of %d within one unit of the third printed digit (largest difference %.2f %%)", k, #items, 100 * w) .. colpart,
                    items = items, what = "printed cells", values = { worst = w } }
         end }
     end
@@ -320,32 +350,36 @@ function M.write(sc, P, rows, opts)
     end
   end
   local acells = {}
-  for _, H in ipairs(Hs) do if printed[key(H, omegas[1])] then acells[#acells + 1] = H end end
+  for _, H in ipairs(Hs) do if rowH(H) then acells[#acells + 1] = H end end
   if #acells > 0 then
+    local rows_part = part(#acells, Hcount, "rows", "H")
     cl:claim { key = "averaged", text = "the Averaged column (Verlet with step H on (2.5))", published = E.T("%d printed cells", #acells),
       at = at,
       judge = function()
         local items = {}
         for i, H in ipairs(acells) do
-          local r, p = byk[key(H, omegas[1])], printed[key(H, omegas[1])]
+          local r, p = byk[key(H, omegas[1])], rowH(H)
           items[i] = { ok = S.agrees_digits(r.averaged_error, p.averaged_error, 3), label = "H = " .. frac(H) }
         end
         local k = 0
         for _, it in ipairs(items) do if it.ok then k = k + 1 end end
-        return { measured = E.T("%d of %d agree to the three printed digits", k, #items), items = items, what = "printed cells" }
+        return { measured = E.T("%d of %d agree to the three printed digits", k, #items) .. rows_part, items = items, what = "printed cells" }
       end }
     cl:claim { key = "microsteps", text = "the micro-step counts", published = E.T("%d printed rows", #acells), at = at,
       judge = function()
         local items = {}
         for i, H in ipairs(acells) do
-          items[i] = { ok = printed[key(H, omegas[1])].microsteps == byk[key(H, omegas[1])].microsteps, label = "H = " .. frac(H) }
+          items[i] = { ok = rowH(H).microsteps == byk[key(H, omegas[1])].microsteps, label = "H = " .. frac(H) }
         end
         local k = 0
         for _, it in ipairs(items) do if it.ok then k = k + 1 end end
-        return { measured = E.T("%d of %d equal", k, #items), items = items, what = "printed rows" }
+        return { measured = E.T("%d of %d equal", k, #items) .. rows_part, items = items, what = "printed rows" }
       end }
   end
   if opts.notes_three_digits then
+    local n = 0
+    for _, H in ipairs(Hs) do for _, om in ipairs(omegas) do if printed[key(H, om)] then n = n + 1 end end end
+    local cells_part = part(n, err_total, "cells of the table", "H or ω")
     cl:claim { key = "three_digits", text = "notes §4 (not the paper): Tables 2.2 and 2.3 are reproduced to all three printed digits, every cell",
       published = "every cell", at = at,
       judge = function()
@@ -358,7 +392,7 @@ function M.write(sc, P, rows, opts)
         end
         local k = 0
         for _, it in ipairs(items) do if it.ok then k = k + 1 end end
-        return { measured = E.T("%d of %d error cells agree to the three printed digits", k, #items), items = items, what = "printed cells" }
+        return { measured = E.T("%d of %d error cells agree to the three printed digits", k, #items) .. cells_part, items = items, what = "printed cells" }
       end }
   end
   cl:write(nil, sc.id .. "-claims")

@@ -2,7 +2,8 @@
 # macro steps Hs; rows: q1, q2, Lambda1, Lambda2 against t for the HMMs `methods` at the
 # frequencies `omegas`, with the references in angle coordinates (the averaged omega -> infinity
 # motion, the direct solution at `refomegas`). Drawn by scenarios/cs-fig4.1.lua from the run's data:
-# datadir, outfile, Hs, omegas, refomegas, methods, q2label (and root, for the style).
+# datadir, outfile, Hs, omegas, refomegas, methods, filtering (the force average, in words), q2label
+# (and root, for the style).
 load root.'/figures/style.gpi'
 set terminal svg size 1000,1300 dynamic enhanced font 'Helvetica,12' linewidth 1.2 background rgb 'white'
 set output outfile
@@ -23,7 +24,7 @@ wlabel(w) = sprintf("ω = 10^{%d}", int(floor(log10(w) + 0.5)))
 Hlabel(H) = sprintf("H = 1/%d s", int(floor(1.0 / H + 0.5)))
 cols = "q1 q2 L1 L2"
 set xlabel "t [s]"
-set multiplot layout 4, nH margins 0.08, 0.98, 0.13, 0.95 spacing 0.07, 0.05 title "Double pendulum in descriptor form, asynchronous HMMs with simple filtering"
+set multiplot layout 4, nH margins 0.08, 0.98, 0.13, 0.95 spacing 0.07, 0.05 title "Double pendulum in descriptor form, asynchronous HMMs with ".filtering
 do for [iq = 1:4] {
   c = word(cols, iq)
   set ylabel (iq == 1 ? "q_1 [rad]" : iq == 2 ? q2label." [rad]" : iq == 3 ? "Λ_1" : "Λ_2")

@@ -74,7 +74,7 @@ sc:write_text("tables/cs-fig2.1.md", S.md_table({ "quantity over 0 ≤ t ≤ " .
       for _, row in ipairs(rows) do w = math.max(w, math.abs(row.p - row.P)) end
       return w end)()), "O(1): v_max/ℓ · sin Q ≤ " .. string.format("%.1f", P.vmax / P.l * math.sin(P.q0)) },
 }))
-sc:figure("cs-fig2.1", { omega = P.omega, q0 = P.q0 })
+sc:figure("cs-fig2.1", { omega = P.omega, q0 = P.q0, l = P.l, g = P.g, vmax = P.vmax })
 
 -- The claims (2.4) and (2.7) at other frequencies: max abs(q - Q) over [0, T] should scale
 -- like 1/omega ("about 20/omega" in Sec. 2.2), and so should the lift-corrected velocity error.

@@ -249,4 +249,6 @@ local function words(t) local o = {} for i, x in ipairs(t) do o[i] = S.fmt(x) en
 local methods = {}
 for i, s in ipairs(P.schemes) do methods[i] = D.schemes[s] end
 sc:figure("cs-fig4.1", { Hs = words(P.H), omegas = words(P.omega), refomegas = words(P.ref_omega),
-                         methods = table.concat(methods, " "), q2label = P.q2_reading == "caption" and "q_2 - q_1 (caption)" or "q_2 (text)" })
+                         methods = table.concat(methods, " "),
+                         filtering = P.filter == "uniform" and P.periods == 1 and "simple filtering"
+                           or string.format("the %s kernel over %s periods", P.filter, S.fmt(P.periods)), q2label = P.q2_reading == "caption" and "q_2 - q_1 (caption)" or "q_2 (text)" })

@@ -183,10 +183,11 @@ function M.write(sc, P, rows, opts)
   local Hs = {}
   for i, H in ipairs(P.H) do Hs[i] = H end
   local _, hlo, hhi = require("kapitza.experiment").range(Hs)
+  local ref = assert(sc:reference())
   sc:figure(sc.id, { tab = sc:path("tables/" .. sc.id .. ".tsv"), ref = off and "/dev/null" or (kz.root .. "/paper/reference/" .. sc.id .. ".tsv"),
+                     published = off and 0 or 1, refw = ref[1] and ref[1].omega or 0, kernel = P.kernel,
                      omegas = P.omega, Hs = Hs, Hmin = hlo, Hmax = hhi, ymin = elo / 2, ymax = ehi * 2,
                      caption = string.format("ℓ = %g m, g = %g m s^{-2}, v_{max} = %g m s^{-1}, Q(0) = %g, T = %g s", P.l, P.g, P.vmax, P.Q0, P.T) })
-  local ref = assert(sc:reference())
   local pub = {}
   -- the printed rows by H alone: the Averaged column and the micro-step counts do not depend on
   -- omega, so they are compared at every printed H whatever the run's omega list (its first

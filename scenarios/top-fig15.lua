@@ -123,10 +123,16 @@ cl:claim { key = "fe_same", text = "the same behaviour with forward Euler as mac
     local lo1, hi1 = plateau(f1)
     local lo2, hi2 = plateau(f2)
     local a, b = at(f1, hmax), at(f2, hmax)
+    local items = { { ok = hi1 / lo1 <= 1.3, label = "rk4 plateau" }, { ok = hi2 / lo2 <= 1.3, label = "ve plateau" } }
+    if hmax < 1e-5 then -- the notes' factor 10 is the contrast at h = 1e-5; ve's error falls as h², so it does not apply at smaller h
+      return { measured = E.T("FE over h ≤ %v: within ×%.2f, ×%.2f (plateau %.2e, FE's macro error) (accept ×%v); the contrast at large h is not measured: " ..
+                              "the largest h, %v, is below the notes' %v (ve/rk4 = %.1f there)", P.plateau_h, hi1 / lo1, hi2 / lo2, math.min(lo1, lo2), 1.3, hmax, 1e-5, b / a),
+               items = items, what = "checks" }
+    end
+    items[3] = { ok = b / a >= 10, label = "at the largest h" }
     return { measured = E.T("FE over h ≤ %v: within ×%.2f, ×%.2f (plateau %.2e, FE's macro error); at h = %v ve/rk4 = %.0f (accept ×%v and ≥ %v)",
                             P.plateau_h, hi1 / lo1, hi2 / lo2, math.min(lo1, lo2), hmax, b / a, 1.3, 10),
-             items = { { ok = hi1 / lo1 <= 1.3, label = "rk4 plateau" }, { ok = hi2 / lo2 <= 1.3, label = "ve plateau" }, { ok = b / a >= 10, label = "at the largest h" } },
-             what = "checks" }
+             items = items, what = "checks" }
   end }
 local m1 = P.macros[1] -- the figure's macro scheme (the first of the list)
 local head, body = { "scheme" }, {}

@@ -154,6 +154,9 @@ if P.fd > 0 then
       return { measured = E.T("fd = %v, h = %v: error(10h)/error(300h) = %.1f, %.1f, %.1f, %.1f (notes: ≥ %v each)", P.fd, 1e-6, rf[1], rf[2], rf[3], rf[4], 3),
                items = items, what = "variables" }
     end }
+else -- no finite-difference runs: the claim stays in the table, not measured
+  cl:claim { key = "eta_300h_needed_fd", text = "the same with finite-difference gradients (step fd)", published = pub.eta_300h_needed, at = at,
+    premises = { E.premise(false, "finite-difference-gradient runs (fd > %v; this run has fd = %v)", 0, P.fd) } }
 end
 local a7, a6 = find(1e-7, 300, P.fd_step), find(1e-6, 300, P.fd_step)
 cl:claim { key = "h_1e-7_needed", text = "h must be of order 10⁻⁷ (η = 300h)", published = pub["h_1e-7_needed"], at = at, premises = { has(1e-7, 300), has(1e-6, 300) },

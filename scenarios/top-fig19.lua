@@ -114,14 +114,24 @@ local fG = crossings / 2 / P.T * 2 * math.pi
 local cl = E.claims(sc)
 local pub = cl.pub
 local why = "the response of the forced top (38), at any parameters"
+-- the forcing as run (a(t) = amp_w ω cos(nu_w ω t)); the printed case reads "ω cos ωt"
+local arg_t = P.nu_w == 1 and E.T("ωt") or E.T("%vωt", P.nu_w)
+local amp_t = P.amp_w == 1 and E.T("ω") or E.T("%vω", P.amp_w)
+-- a forcing of amplitude 0 is the unforced top itself: the comparisons with it are empty (listed
+-- only where they fail)
+local forced_p = P.amp_w == 0 and E.premise(false, "the forcing acts: amp_w = %v makes a(t) = 0, the unforced top itself (the baseline)", P.amp_w) or nil
+local small_p = P.small_amp == 0 and E.premise(false, "the small forcing acts: small_amp = %v is no forcing at all", P.small_amp) or nil
 cl:claim { key = "small_force", text = "a small a(t) (= small_amp cos ωt) leaves the solution almost as without forcing", published = pub.small_force, any = why,
+  premises = { forced_p or small_p },
   judge = function()
-    return { measured = E.T("a(t) = %v cos ωt: max abs difference to the unforced top %.2e (a(t) = ω cos ωt: %.2e; accept ≤ %v %% of it)", P.small_amp, dsmall, dlarge, 1),
+    return { measured = E.T("a(t) = %v cos %s: max abs difference to the unforced top %.2e (a(t) = %s cos %s: %.2e; accept ≤ %v %% of it)", P.small_amp, arg_t, dsmall,
+                            amp_t, arg_t, dlarge, 1),
              items = { dsmall <= 1e-2 * dlarge }, what = "difference" }
   end }
 -- "significant": the forced Pi1, Pi2 differ from the unforced ones by more than the unforced top's
 -- own amplitude in Pi1, Pi2 (the change exceeds the motion it changes)
 cl:claim { key = "large_force", text = "a(t) = ω cos ωt changes the solution significantly", published = pub.large_force, any = why,
+  premises = { forced_p },
   judge = function()
     return { measured = E.T("max abs difference to the unforced top in Π₁, Π₂ %.3f (all components %.3f) against the unforced amplitude " ..
                             "max abs Π₁, Π₂ = %.3g: ×%.1f (accept > %v: the change exceeds the motion)", dPi, dlarge, ampPi, dPi / ampPi, 1),
@@ -133,7 +143,7 @@ cl:claim { key = "fast_components", text = "Π₁, Π₂, Γ₁, Γ₂ oscillate
              items = { fG >= 10 * P.omega }, what = "rate" }
   end }
 cl:claim { key = "pi2_slow_part", text = "Π₂ has slowly varying constituents besides the fast oscillation", published = tostring(pub.pi2_slow_part) .. " (notes [H]: −0.06207)",
-  any = why,
+  any = why, premises = { forced_p },
   judge = function()
     return { measured = E.T("least squares on [%v, T]: Π₂ ∋ %.5f cos νt (estimate [D] −Λν/(Λ² − ν²)·amp/ν = %.5f; accept ±%v %% of the estimate), " ..
                             "Π₁ ∋ %.5f sin νt (estimate %.5f)", 0, f2[2], a2, 10, f1[3], a1),

@@ -75,7 +75,11 @@ local stable = P.vmax * P.vmax / (2 * P.l * P.l) > P.g / P.l
 local lin = stable and 2 * math.pi / math.sqrt(P.vmax * P.vmax / (2 * P.l * P.l) - P.g / P.l)
 cl:claim { key = "slow_oscillation", text = "the pendulum oscillates slowly around the stable equilibrium q = 0", published = pub.slow_oscillation,
   any = "Kapitza's stability of the inverted pendulum wherever vmax²/(2l²) > g/l",
-  premises = { E.premise(not stable or P.T >= lin, "the run spans a linearised slow period (T = %v, period %.3g s)", P.T, lin or 0) },
+  -- the statement is about a stable q = 0: without Kapitza's condition there is no equilibrium to
+  -- oscillate about (n/a, not "no"); with it, the run must span a linearised slow period
+  premises = { stable and E.premise(P.T >= lin, "the run spans a linearised slow period (T = %v, period %.3g s)", P.T, lin)
+               or E.premise(false, "q = 0 is stable: Kapitza's condition vmax²/(%vl²) > g/l fails (%.6g ≤ %.6g)", 2,
+                            P.vmax * P.vmax / (2 * P.l * P.l), P.g / P.l) },
   judge = function()
     -- the period from the sign changes: three or more (two give half a period at best)
     local per = #crossings >= 3 and E.T("period %.3f s", 2 * (crossings[#crossings] - crossings[1]) / (#crossings - 1)) or E.T("no period (it needs %d sign changes)", 3)

@@ -117,12 +117,11 @@ local why = "the response of the forced top (38), at any parameters"
 -- the forcing as run (a(t) = amp_w ω cos(nu_w ω t)); the printed case reads "ω cos ωt"
 local arg_t = P.nu_w == 1 and E.T("ωt") or E.T("%vωt", P.nu_w)
 local amp_t = P.amp_w == 1 and E.T("ω") or E.T("%vω", P.amp_w)
--- a forcing of amplitude 0 is the unforced top itself: the comparisons with it are empty (listed
--- only where they fail)
-local forced_p = P.amp_w == 0 and E.premise(false, "the forcing acts: amp_w = %v makes a(t) = 0, the unforced top itself (the baseline)", P.amp_w) or nil
-local small_p = P.small_amp == 0 and E.premise(false, "the small forcing acts: small_amp = %v is no forcing at all", P.small_amp) or nil
+-- a forcing of amplitude 0 is the unforced top itself: the comparisons with it are empty
+local forced_p = E.premise(P.amp_w ~= 0, "the forcing acts (amp_w = %v; at 0, a(t) = 0 is the unforced top itself, the baseline)", P.amp_w)
+local small_p = E.premise(P.small_amp ~= 0, "the small forcing acts (small_amp = %v; at 0 it is no forcing)", P.small_amp)
 cl:claim { key = "small_force", text = "a small a(t) (= small_amp cos ωt) leaves the solution almost as without forcing", published = pub.small_force, any = why,
-  premises = { forced_p or small_p },
+  premises = { forced_p, small_p },
   judge = function()
     return { measured = E.T("a(t) = %v cos %s: max abs difference to the unforced top %.2e (a(t) = %s cos %s: %.2e; accept ≤ %v %% of it)", P.small_amp, arg_t, dsmall,
                             amp_t, arg_t, dlarge, 1),

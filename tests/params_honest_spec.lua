@@ -49,8 +49,8 @@ describe("experiment: the verdict n/a #fast", function()
     cl:claim { key = "b", text = "text", published = "—", premises = { E.premise(false, "one n") } }
     cl:claim { key = "c", text = "text", published = "—", any = "x", measured = "3", items = { true, false } }
     assert.are.same({ "n/a", "n/a", "partly" }, { cl.rows[1].holds, cl.rows[2].holds, cl.rows[3].holds })
-    assert.are.equal("measured 2 — n/a: other eps", cl.rows[1].measured)
-    assert.are.equal("n/a: one n", cl.rows[2].measured)
+    assert.are.equal("measured 2 — n/a: not met: other eps", cl.rows[1].measured)
+    assert.are.equal("n/a: not met: one n", cl.rows[2].measured)
     assert.is_false(pcall(cl.claim, cl, { key = "d", text = "text", any = "x", measured = "", items = { true } }))
     assert.is_false(pcall(E.na, ""))
     assert.are.equal("n/a", E.verdict_of(0, 0))

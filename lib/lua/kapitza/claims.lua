@@ -446,7 +446,7 @@ function Claims:claim(c)
     local ok = p.ok
     if type(ok) == "function" then ok = ok() end
     checked[#checked + 1] = (ok and "✓ " or "✗ ") .. tostring(p.text)
-    if not na and not ok then na = keep(p.text) end
+    if not na and not ok then na = keep(M.T("not met: ") .. p.text) end -- a premise is a condition: said as unmet
   end
   if c.any then checked[#checked + 1] = "any parameters: " .. c.any end
   row.premises = table.concat(checked, "; ")

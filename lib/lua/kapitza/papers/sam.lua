@@ -140,7 +140,8 @@ local function err_of(rows, f)
 end
 
 --- The claims of Sec. 5.1 checked on the efficiency rows of Figure 3 or 4.
--- o.order (4 | 2): SAM error per doubling of n is 2^order, accepted if >= o.ratio_n (or, with
+-- o.order (4 | 2): SAM error per doubling of n is 2^order, accepted where its order log2(ratio) is within
+-- o.order_tol of it (an integer order's precision; or, with
 -- o.slope_tol, a fitted slope within it); o.eps_ratio (2 | 0.5): SAM error ratio when eps halves
 -- at equal n (n >= o.eps_min_n, where the errors are small), within o.eps_tol, generalised to any
 -- two eps as (eps_b/eps_a)^k; o.conv ('larger' | 'comparable'); o.work_factor (bool): the
@@ -230,12 +231,12 @@ function M.kepler_claims(sc, P, top, bottom, o)
         elseif o.conv ~= "larger" and q and (q > 1.5 or q < 1 / 1.5) then
           out_of[#out_of + 1] = T("ε = %s: SAM/conventional error %.2f at n = %d, beyond ×%v: the macro error shows", M.eps_text(e), q, nf, 1.5)
         else
-          items[#items + 1] = { ok = o.slope_tol and math.abs(sl - o.order) <= o.slope_tol or (not o.slope_tol and x >= o.ratio_n),
+          items[#items + 1] = { ok = o.slope_tol and math.abs(sl - o.order) <= o.slope_tol or (not o.slope_tol and math.abs(math.log(x) / math.log(2) - o.order) <= o.order_tol),
                                 label = "ε = " .. M.eps_str(e) }
         end
       end
       local m = T("n = %d→%d: ", np, nf) .. E.join(rat, ", ") .. "; slope " .. E.join(slo, ", ") ..
-                (o.slope_tol and T(" (accept slope %v ± %v)", o.order, o.slope_tol) or T(" (accept ratio ≥ %v)", o.ratio_n))
+                (o.slope_tol and T(" (accept slope %v ± %v)", o.order, o.slope_tol) or T(" (accept ratio %.1f to %.1f: order %v ± %v per doubling)", 2 ^ (o.order - o.order_tol), 2 ^ (o.order + o.order_tol), o.order, o.order_tol))
       if #skip > 0 then m = m .. T("; fitted without the pre-asymptotic ") .. E.join(skip, ", ") end
       if #out_of > 0 then m = m .. T("; not judged: ") .. E.join(out_of, "; ") end
       return { measured = m, items = items, what = "values of ε",

@@ -63,13 +63,14 @@ sc:write_tsv("data/" .. sc.id .. ".tsv", { "scheme", "predictor", "p", "N", "unk
 -- Per macro step, and the growth exponents.
 local fits, md = {}, {}
 local function exponent(sch, pr, col) -- nil where a count is 0 (the guess already met the tolerance)
-  local xs, ys, zero = {}, {}, false
+  local xs, ys, zero, lo, hi = {}, {}, false, nil, nil
   for _, r in ipairs(runs) do
     if r.scheme == sch and r.predictor == pr and r.p >= P.fit_pmin then
       xs[#xs + 1], ys[#ys + 1], zero = r.p, r[col] / r.N, zero or r[col] == 0
+      lo, hi = math.min(lo or r.p, r.p), math.max(hi or r.p, r.p) -- the range of p, in any order given
     end
   end
-  return #xs >= 2 and not zero and E.slope(xs, ys) or nil, xs[1], xs[#xs]
+  return #xs >= 2 and not zero and E.slope(xs, ys) or nil, lo, hi
 end
 for _, sch in ipairs(P.schemes) do
   for _, pr in ipairs(P.predictors) do
@@ -112,11 +113,16 @@ cl:claim { key = "t_jacobi_linear", text = "t_Jacobi, the Jacobian's cost per ma
   any = "the cost of an assembly and the count of assemblies, at any parameters",
   premises = { E.at_least(pts, 2, "values of p at or above fit_pmin (an exponent)") },
   judge = function()
-    local cells, items, others = {}, {}, {}
+    local cells, items, others, none = {}, {}, {}, {}
     for _, f in ipairs(fits) do
       if f.predictor == pr0 then
         local ok = type(f.hess_per_step) == "number" and math.abs(f.hess_per_step - 1) <= 0.15
-        items[#items + 1] = { ok = ok, label = f.scheme }
+        -- a scheme with no assembly at some p (the guess met the tolerance) has no t_Jacobi to grow
+        local assembles = true
+        for _, r in ipairs(runs) do
+          if r.scheme == f.scheme and r.predictor == pr0 and r.p >= P.fit_pmin and r.newton == 0 then assembles = false end
+        end
+        if assembles then items[#items + 1] = { ok = ok, label = f.scheme } else none[#none + 1] = f.scheme end
         cells[#cells + 1] = E.T("%s ", f.scheme) .. (type(f.hess_per_step) == "number" and E.T("%.2f", f.hess_per_step) or "–") ..
                             " (assemblies per step " .. (type(f.newton_per_step) == "number" and E.T("%+.2f", f.newton_per_step) or "–") .. ")"
       elseif type(f.hess_per_step) == "number" then
@@ -125,7 +131,8 @@ cl:claim { key = "t_jacobi_linear", text = "t_Jacobi, the Jacobian's cost per ma
     end
     return { measured = E.T("exponent of the Hessian evaluations per macro step (the counted Jacobian assemblies times the (n_V + n_W) p Hessians " ..
                "each assembly evaluates, by the code's loop) over p = %v..%v, %s guess: ", fits[1].pmin, fits[1].pmax, pr0) .. E.join(cells, ", ") ..
-               (#others > 0 and ("; other guesses: " .. E.join(others, ", ")) or "") .. E.T(" (accept: exponent within %v ± %v for every scheme)", 1, 0.15),
+               (#others > 0 and ("; other guesses: " .. E.join(others, ", ")) or "") .. E.T(" (accept: exponent within %v ± %v for every scheme)", 1, 0.15) ..
+               (#none > 0 and ("; not judged: " .. table.concat(none, ", ") .. E.T(" (%d assemblies at some p: the %s guess solves the steps)", 0, pr0)) or ""),
              items = items, what = "schemes" }
   end }
 cl:write(nil, sc.id .. "-claims")

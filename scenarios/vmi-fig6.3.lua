@@ -35,7 +35,7 @@ local P = sc:parse(arg)
 V.fpu_exchange(sc, P, "exchange", function(cl, summary, cells)
   local first = V.by_p(summary)[1]
   cl:claim { key = "amplitude_same", text = "for midpoint-midpoint the amplitude of the oscillations of I is not changing with p",
-    published = "not changing", any = "a property of the midpoint rule at any step in its stability region", premises = { V.two_p(P) },
+    published = "not changing", any = "a property of the midpoint rule at any step in its stability region", premises = { V.two_p(P), V.scheme_in(P, { "MM" }, "the midpoint-midpoint scheme") },
     judge = function()
       local items = {}
       for _, s in ipairs(V.by_p(summary)) do
@@ -49,7 +49,7 @@ V.fpu_exchange(sc, P, "exchange", function(cl, summary, cells)
     end }
   cl:claim { key = "exchange_faster", text = "the rate of the energy exchange increases with p (as single-rate midpoint with a smaller step)",
     published = "increasing", any = "the FPU chain's energy exchange, on the time scale ω, at any ω ≫ 1",
-    premises = { V.two_p(P), V.stiff(P), V.spans_exchange(P) },
+    premises = { V.two_p(P), V.scheme_in(P, { "MM" }, "the midpoint-midpoint scheme"), V.stiff(P), V.spans_exchange(P) },
     judge = function()
       return { measured = V.plist(P.p) .. cells(function(s) return E.T("%.3f", s.I1_mean_end) end) ..
                  "; first time I₂ > " .. E.T("%v: ", 0.3) .. cells(function(s) return s.t_I2_first < 0 and "never" or E.T("%.1f", s.t_I2_first) end) ..

@@ -59,7 +59,7 @@ V.fpu_exchange(sc, P, "return", function(cl, summary, cells)
                items = items, what = "printed p" }
     end }
   cl:claim { key = "amplitude_decreases", text = "the amplitude of the oscillations of I decreases as p grows (smaller Δt)", published = "decreases",
-    any = "a smaller micro step Δt = ΔT/p, at any parameters", premises = { V.two_p(P) },
+    any = "a smaller micro step Δt = ΔT/p, at any parameters", premises = { V.two_p(P), V.scheme_in(P, { "TM", "TT", "TMh", "TTh" }, "the trapezoidal-midpoint and trapezoidal-trapezoidal schemes") },
     judge = function()
       return { measured = V.plist(P.p) .. cells(function(s) return E.T("[%.3f, %.3f]", s.I_min, s.I_max) end) .. " (range of I; accept: strictly shrinking in p)",
                items = V.pair_items(summary, function(a, b) return b.I_spread < a.I_spread end), what = "steps in p" }

@@ -65,14 +65,16 @@ V.fpu_exchange(sc, P, "return", function(cl, summary, cells)
     end
   end
   cl:claim { key = "I2_zero_later", text = "the time at which I₂ is zero changes enormously with p: later for larger p", published = "later with p",
-    any = "a smaller micro step Δt = ΔT/p, at any parameters", premises = { V.two_p(P), V.stiff(P), V.spans_exchange(P) },
+    any = "a smaller micro step Δt = ΔT/p, at any parameters",
+    premises = { V.two_p(P), V.scheme_in(P, { "TT", "TTh" }, "the trapezoidal-trapezoidal scheme (for trapezoidal-midpoint the paper says the opposite)"),
+                 V.stiff(P), V.spans_exchange(P) },
     judge = function()
       local items = V.pair_items(summary, function(a, b) return b.t_I2_return >= a.t_I2_return and b.t_I2_return >= 0 and a.t_I2_return >= 0 end)
       return { measured = V.plist(P.p) .. cells(function(s) return s.t_I2_return < 0 and "none" or E.T("%v", s.t_I2_return) end) ..
                  " (accept: a return at every p, non-decreasing in p)", items = items, what = "steps in p" }
     end }
   cl:claim { key = "amplitude_decreases", text = "the amplitude of the oscillations of I decreases as p grows (smaller Δt)", published = "decreases",
-    any = "a smaller micro step Δt = ΔT/p, at any parameters", premises = { V.two_p(P) },
+    any = "a smaller micro step Δt = ΔT/p, at any parameters", premises = { V.two_p(P), V.scheme_in(P, { "TM", "TT", "TMh", "TTh" }, "the trapezoidal-midpoint and trapezoidal-trapezoidal schemes") },
     judge = function()
       return { measured = V.plist(P.p) .. cells(function(s) return E.T("[%.3f, %.3f]", s.I_min, s.I_max) end) .. " (range of I; accept: strictly shrinking in p)",
                items = V.pair_items(summary, function(a, b) return b.I_spread < a.I_spread end), what = "steps in p" }
@@ -92,7 +94,7 @@ V.fpu_exchange(sc, P, "return", function(cl, summary, cells)
     local function say(r) return r.ok and E.T("reaches t = %.2f, max I = %.3g", r.t, r.top)
                                       or E.T("fails at t = %.2f (%s; max I before the failure: %.3g)", r.t, E.quote(r.msg), r.top) end
     cl:claim { key = "single_rate_stability", text = "ΔT = 0.03 is near the instability of the single-rate (p = 1) integrator: linear stability needs ωΔT < 2, ΔT < 0.04",
-      published = "ΔT < 0.04", at = E.paper_at(sc, { "omega" }),
+      published = "ΔT < 0.04", at = E.paper_at(sc, { "omega", "dT" }), -- "ΔT = 0.03 is near": printed at ΔT = 0.03
       judge = function()
         return { measured = E.T("implemented, single rate: ΔT* = %.7f (ωΔT* = %.7f), ΔT/ΔT* = %.2f; FPU at %.2fΔT*: ", bound, P.omega * bound, P.dT / bound, 1 - P.margin) ..
                    say(runs[1]) .. E.T("; at %.2fΔT*: ", 1 + P.margin) .. say(runs[2]) ..

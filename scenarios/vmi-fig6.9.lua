@@ -90,20 +90,34 @@ cl:claim { key = "L3_conserved", text = "the angular momentum L₃ about the gra
     return { measured = E.join(parts, "; ") .. E.T(" (max abs(L₃(t) − L₃(0)) at tolerance %v; accept ≤ %v × the tolerance)", P.tol, 100),
              items = items, what = "values of p" }
   end }
+-- the drift can follow the tolerance only where the Newton solve stops near it: at a p whose drift at
+-- the plotted tolerance is far below it (the iteration converged much further, e.g. an explicit
+-- slow part), the drift is round-off already and a smaller tolerance cannot lower it
+local governed = {}
+for _, p in ipairs(P.p) do if plotted[p][1] >= 1e-2 * P.tol then governed[#governed + 1] = p end end
+local gov_list = {}
+for i, p in ipairs(P.p) do gov_list[i] = E.T("%.2e", plotted[p][1]) end
 cl:claim { key = "L3_follows_tolerance", text = "... the drift is the Newton solve's: it falls with the tolerance", published = "up to the tolerance",
-  any = why, premises = { E.premise(tmin < P.tol, "a study tolerance below the plotted one (%v < %v)", tmin, P.tol) },
+  any = why, premises = { E.premise(tmin < P.tol, "a study tolerance below the plotted one (%v < %v)", tmin, P.tol),
+                          E.premise(#governed > 0, "a drift at the plotted tolerance set by the Newton solve (at least %v × the tolerance %v) at some p: %s",
+                                    1e-2, P.tol, V.plist(P.p) .. E.join(gov_list, " / ")) },
   judge = function()
     local parts, items = {}, {}
-    for _, p in ipairs(P.p) do
+    for _, p in ipairs(governed) do
       local s, d = studied(p), plotted[p][1]
       parts[#parts + 1] = E.T("p = %d: %.2e", p, s.L3_drift)
       items[#items + 1] = { ok = s.L3_drift < d / 10 and s.L3_drift <= 1000 * tmin, label = "p = " .. p }
     end
-    return { measured = E.join(parts, "; ") .. E.T(" at tolerance %v (accept: ten times below the drift at %v and ≤ %v × %v)", tmin, P.tol, 1000, tmin),
+    local skipped = {}
+    for _, p in ipairs(P.p) do if plotted[p][1] < 1e-2 * P.tol then skipped[#skipped + 1] = E.T("p = %d (%.2e)", p, plotted[p][1]) end end
+    return { measured = E.join(parts, "; ") .. E.T(" at tolerance %v (accept: ten times below the drift at %v and ≤ %v × %v)", tmin, P.tol, 1000, tmin) ..
+               (#skipped > 0 and (E.T("; not judged where the drift at %v is below %v of it: ", P.tol, 1e-2) .. E.join(skipped, ", ")) or ""),
              items = items, what = "values of p" }
   end }
 cl:claim { key = "L1_L2_vary", text = "L₁ and L₂ are not conserved", published = "not conserved",
-  any = "the ring has no symmetry about the horizontal axes (gravity), at any parameters",
+  -- without gravity the ring's Lagrangian is invariant under every rotation about the origin (its
+  -- springs are central or internal), and L₁, L₂ are momentum maps too (Thm 3.2)
+  premises = { E.premise(P.g > 0, "gravity breaks the symmetry about the horizontal axes: g = %v > %v", P.g, 0) },
   judge = function()
     local parts, items = {}, {}
     for _, p in ipairs(P.p) do

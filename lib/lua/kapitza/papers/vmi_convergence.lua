@@ -97,6 +97,17 @@ function M.measured(p, col) return p >= 2 or (col ~= "q_mic" and col ~= "p_mic")
 -- most this much (a curve still bending gives no order).
 M.tol = { order = 0.1, start = 0.25, finish = 0.15, mid = 0.2, settled = 0.1 }
 
+-- A difference d shown against its tolerance `tol`: two decimals, or as many more as it takes for
+-- the text to show on which side of the tolerance it lies (0.1008 is not "0.10, at most 0.1").
+local function against(d, tol)
+  for digits = 2, 6 do
+    local s = string.format("%." .. digits .. "f", d)
+    if (tonumber(s) > tol) == (d > tol) then return digits end
+  end
+  return 17
+end
+M.against = against
+
 --- The premises of one convergence claim c (see convergence_scenario) at p: a list of premises
 -- (experiment.premise): errors measured at p (inner micro nodes exist for p >= 2), enough dT (an
 -- order needs two, a transition three: two local slopes), and the asymptotic regime reached.
@@ -112,8 +123,8 @@ function M.premises(rows, p, c, fit, tiny)
       local sl = M.local_slopes(rows, p, c.col)
       local lo, hi = math.huge, -math.huge
       for i = #sl - fit + 2, #sl do lo, hi = math.min(lo, sl[i]), math.max(hi, sl[i]) end
-      t[#t + 1] = E.premise(hi - lo <= M.tol.settled, "the %d smallest ΔT in the asymptotic regime: their local slopes differ by %.2f, at most %v",
-                            fit, hi - lo, M.tol.settled)
+      t[#t + 1] = E.premise(hi - lo <= M.tol.settled, "the %d smallest ΔT in the asymptotic regime: their local slopes differ by %." ..
+                            against(hi - lo, M.tol.settled) .. "f, at most %v", fit, hi - lo, M.tol.settled)
     end
   elseif c.kind ~= "ratio" then
     local sl, dTs = M.local_slopes(rows, p, c.col)
@@ -121,9 +132,21 @@ function M.premises(rows, p, c, fit, tiny)
     -- "for tiny steps": the list reaches the smallest step the paper ran
     t[#t + 1] = E.premise(dTs[#dTs] <= tiny * (1 + 1e-9), "the ΔT list reaches the paper's tiny steps: smallest ΔT %v at most %v", dTs[#dTs], tiny)
     if #sl >= 2 then
-      t[#t + 1] = E.premise(math.abs(sl[#sl] - sl[#sl - 1]) <= M.tol.settled,
-                            "the smallest ΔT reach the final regime: the last two local slopes differ by %.2f, at most %v",
-                            math.abs(sl[#sl] - sl[#sl - 1]), M.tol.settled)
+      local d = math.abs(sl[#sl] - sl[#sl - 1])
+      t[#t + 1] = E.premise(d <= M.tol.settled,
+                            "the smallest ΔT reach the final regime: the last two local slopes differ by %." .. against(d, M.tol.settled) .. "f, at most %v",
+                            d, M.tol.settled)
+    end
+    if c.kind == "between" then
+      -- "rates between a and b" needs two local slopes inside the intermediate regime; for an error
+      -- A ΔT^a + B ΔT^b with (a, b) = (2, 1) the local slope lies in (b + mid, a - mid) = (1.2, 1.8) over a
+      -- factor ((a - b - mid)/mid)² = 16 in ΔT, which holds two local slopes only if consecutive ΔT are
+      -- within a factor 16^(1/2) = 4 of each other
+      local span, worst = ((c.from - c.to - M.tol.mid) / M.tol.mid) ^ 2, 1
+      for i = 2, #dTs do worst = math.max(worst, dTs[i - 1] / dTs[i]) end
+      t[#t + 1] = E.premise(worst <= math.sqrt(span) * (1 + 1e-9),
+                            "the ΔT list resolves the intermediate regime: consecutive ΔT within a factor %.3g (this run: up to %.3g)",
+                            math.sqrt(span), worst)
     end
   end
   return t

@@ -46,6 +46,7 @@ cl:claim { key = "scaled_below", text = "scaling overcomes the levelling off of 
   any = "the scaled micro parameters remove the fixed curve's micro bias, at any ε",
   judge = function()
     local k, n = E.count(items)
-    return { measured = E.T("scaled < fixed at %d of %d H < %v", k, n, 0.1), items = items, what = "H below 0.1", none = "no H < 0.1 run" }
+    return { measured = E.T("scaled < fixed at %d of %d H < %v", k, n, 0.1), items = items, what = "H below 0.1",
+             none = ste.not_both(rows, "HMM-V-v", "HMM-V-v-scaled") or "no H < 0.1 run" }
   end }
 ste.scaled_finish(cl, sc, P, rows, curves, "HMM-V-v")

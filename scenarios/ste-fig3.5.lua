@@ -46,6 +46,6 @@ cl:claim { key = "scaled_vs_fixed", text = "the scaled run matches the fixed one
   judge = function()
     local _, lo, hi = E.range(ratios)
     return { measured = E.T("scaled/fixed %.3f–%.3f at the %d common H (accept %v–%v; addendum item 4)", lo or 0, hi or 0, #ratios, 0.8, 2.5),
-             items = items, what = "common H", none = "no H common to both curves" }
+             items = items, what = "common H", none = ste.not_both(rows, "HMM-V-rk4", "HMM-V-rk4-scaled") or "no H common to both curves" }
   end }
 ste.scaled_finish(cl, sc, P, rows, curves, "HMM-V-rk4")

@@ -138,11 +138,23 @@ local function delta(h_per_eps) -- the relative Verlet bias of the forced oscill
 end
 local vv = -math.sin(P.Theta) * math.cos(P.Theta) / (8 * math.pi * math.pi * P.l * P.l)
 local why_micro = "the micro-solver's error on the forced oscillation, fixed by h/ε, at any parameters"
+-- the micro-solver's bias is a bias of the forced oscillation, whose amplitude is sin(Theta)/(2 pi l):
+-- at sin Theta = 0 there is none, and the errors are round-off (a ratio of two of them is no measurement)
+local no_bias = math.sin(P.Theta) == 0 and "at sin Θ = 0 there is no forced oscillation and no micro-solver bias: the errors are round-off"
 cl:claim { key = "rk4_consistent", text = "Theorems 4.3/4.4: F̃ is consistent (rk4, η = 50ε, h = ε/50)", published = "consistent",
   any = "consistency of the estimator (Theorems 4.3, 4.4), at any parameters",
   judge = function()
-    return { measured = E.T("F̃₍₂₎ error %.3e, F̃₍₁₎ − Ω %.3e (accept both ≤ %v)", c.rk4_row2.err, c.rk4_row2.errv, 1e-6),
-             items = { math.abs(c.rk4_row2.err) <= 1e-6, math.abs(c.rk4_row2.errv) <= 1e-6 }, what = "components" }
+    -- the notes' 1e-6 is for their estimate (Theta = 0.2, l = 0.05); the errors scale with the forced
+    -- oscillation: F~_(2)'s with sin(Theta)/l^2 (the <v^2> term), F~_(1)'s with sin(Theta)/l (omega's
+    -- amplitude), so the bound is carried to this run's Theta and l by those factors (1 at the notes')
+    local Tp, lp = sc.byname.Theta[2], sc.byname.l[2]
+    local s = math.abs(math.sin(P.Theta)) / math.abs(math.sin(Tp))
+    local b2, b1 = 1e-6 * s * (lp / P.l) ^ 2, 1e-6 * s * (lp / P.l)
+    local still = math.sin(P.Theta) == 0 and "at sin Θ = 0 the averaged force vanishes and the bound scaled by sin Θ is 0: no accuracy to compare"
+    return { measured = E.T("F̃₍₂₎ error %.3e, F̃₍₁₎ − Ω %.3e (accept ", c.rk4_row2.err, c.rk4_row2.errv) ..
+               (b1 == 1e-6 and b2 == 1e-6 and E.T("both ≤ %v)", 1e-6) or
+                E.T("≤ %.3g and ≤ %.3g: the notes' %v for their estimate at Table 1's pendulum, scaled by sin Θ/l² and sin Θ/l)", b2, b1, 1e-6)),
+             items = still and {} or { math.abs(c.rk4_row2.err) <= b2, math.abs(c.rk4_row2.errv) <= b1 }, what = "components", none = still }
   end }
 cl:claim { key = "v_row2_bias", text = "v, row 2: the Verlet micro-error (notes: −1.30e-3)", published = "−1.30e-3 (notes)", at = at_notes,
   judge = function()
@@ -158,12 +170,12 @@ local r_eq, r_row = c.v_h10_eta50.err / c.v_row2.err, c.v_row1.err / c.v_row2.er
 cl:claim { key = "v_bias_ratio", text = "Verlet bias ratio h = ε/10 against ε/50 (addendum item 6)", published = "≈ 25", any = why_micro,
   judge = function()
     return { measured = E.T("%.2f at equal η = %vε (bias formula %.2f), %.2f with row 1's η (accept %v ± %v %%)", r_eq, 50, delta(10) / delta(50), r_row, 25, 15),
-             items = { math.abs(r_eq / 25 - 1) <= 0.15 }, what = "ratio" }
+             items = no_bias and {} or { math.abs(r_eq / 25 - 1) <= 0.15 }, what = "ratio", none = no_bias }
   end }
 cl:claim { key = "lf_half_bias", text = "drift–kick–drift Verlet is not the 'v' of the paper (addendum item 1)", published = "−½ of kick–drift–kick", any = why_micro,
   judge = function()
     return { measured = E.T("lf %.3e = %.3f × v (accept %v ± %v)", c.lf_row2.err, c.lf_row2.err / c.v_row2.err, -0.5, 0.05),
-             items = { math.abs(c.lf_row2.err / c.v_row2.err + 0.5) <= 0.05 }, what = "ratio" }
+             items = no_bias and {} or { math.abs(c.lf_row2.err / c.v_row2.err + 0.5) <= 0.05 }, what = "ratio", none = no_bias }
   end }
 cl:claim { key = "recon_matters_F1", text = "the ω-reconstruction (3.4) makes Ω_n ≈ ⟨ω_n⟩ (F̃₍₁₎), hardly F̃₍₂₎ (notes §3.2)", published = "F̃₍₁₎ − Ω ≈ 0.632 without",
   at = at_notes,
@@ -179,9 +191,12 @@ cl:claim { key = "naive_phase", text = "the phase 2π t/ε needs exact arithmeti
   any = "the round-off of a large phase, wherever it is large",
   premises = { E.premise(P.t / eps >= 1e6, "a large phase: t/ε = %.3g at least %v (the paper's t/ε = %v)", P.t / eps, 1e6, 1e7) },
   judge = function()
+    -- the phase's round-off reaches the force through the forcing term eps^-1 sin(2 pi t/eps) sin(theta):
+    -- at sin Theta = 0 it multiplies an angle of order Omega eta, and both errors are round-off
+    local still = math.sin(P.Theta) == 0 and "at sin Θ = 0 the forcing term that carries the phase's round-off vanishes: both errors are round-off"
     return { measured = E.T("naive (every node) %.3e = %.0f × exact %.3e (accept ≥ %v ×); rounded once at t_n %.3e (a constant offset, which the symmetric kernel cancels)",
                             c.rk4_row2_naive.err, math.abs(c.rk4_row2_naive.err / c.rk4_row2.err), c.rk4_row2.err, 10, c.rk4_row2_naive_tn.err),
-             items = { math.abs(c.rk4_row2_naive.err) > 10 * math.abs(c.rk4_row2.err) }, what = "ratio" }
+             items = still and {} or { math.abs(c.rk4_row2_naive.err) > 10 * math.abs(c.rk4_row2.err) }, what = "ratio", none = still }
   end }
 local off_pred10, off_pred50 = -141.9, 1.03e-5
 cl:claim { key = "off_grid", text = "off the ε-grid the kernel term ε⁻¹K̂(2πη/ε) sin Θ / l appears (Thm 4.4, A9)", published = "−1.419e2 (η = 10ε), 1.03e-5 (50ε)",
@@ -208,13 +223,19 @@ local function order_claim(key, text, series, order, tol)
   cl:claim { key = key, text = text, published = E.show(order), any = why_micro,
     premises = { E.at_least(#xs, 3, "values of h_sweep (two local slopes)") },
     judge = function()
-      local sl, items, txt = E.local_slopes(xs, ys), {}, {}
+      -- an error below the round-off of one fast force term, u eps^-1 |sin Theta|/l (8.8e-10 at the
+      -- notes' estimate), is not the micro term: a slope that reaches it is not counted
+      local floor = 2 ^ -52 * math.abs(math.sin(P.Theta)) / (eps * P.l)
+      local sl, items, txt, low = E.local_slopes(xs, ys), {}, {}, {}
       for i, v in ipairs(sl) do
         txt[i] = E.T("%.3f", v)
-        items[i] = { ok = math.abs(v + order) <= tol, label = string.format("ε/h = %s → %s", E.show(xs[i]), E.show(xs[i + 1])) }
+        if not no_bias and ys[i] > floor and ys[i + 1] > floor then
+          items[#items + 1] = { ok = math.abs(v + order) <= tol, label = string.format("ε/h = %s → %s", E.show(xs[i]), E.show(xs[i + 1])) }
+        else low[#low + 1] = xs[i + 1] end
       end
-      return { measured = E.T("local slopes of the error against ε/h: ") .. E.join(txt, " ") .. E.T(" (accept each %v ± %v)", -order, tol),
-               items = items, what = "local slopes" }
+      local note = #low > 0 and E.T("; errors at ε/h = %v below the round-off level %.2g: those slopes are not counted", low, floor) or ""
+      return { measured = E.T("local slopes of the error against ε/h: ") .. E.join(txt, " ") .. E.T(" (accept each %v ± %v)", -order, tol) .. note,
+               items = items, what = "local slopes", none = no_bias or "every error of the sweep is at the round-off level" }
     end }
 end
 order_claim("micro_order_v", "the micro term scales like (h/ε)² for v (Thm 4.4 behaviour)", "v", 2, 0.1)

@@ -374,6 +374,26 @@ function M.relerr_halves(rows, t_half)
   return a, b
 end
 
+--- The round-off floor of the Newton residual of (3.11) (momentum units) for a run with macro
+-- step dT and p micro steps, from the model's initial state: a position known to one unit in the
+-- last place, ulp(q) = 2^(e - 53) for |q| in [2^(e-1), 2^e), moves the residual by m ulp(q)/h (h = dT
+-- for a slow body, dT/p for a fast one); the largest over the bodies. No tolerance below it can be
+-- reached (the Newton loop of lib/methods/kz_vmi.c then stops on the update's round-off).
+function M.residual_floor(model, dT, p)
+  local mm, floor = model.model, 0
+  for i = 1, model.ns + model.nf do
+    local slow = i <= model.ns
+    local arr = slow and mm.ms or mm.mf
+    local m = arr ~= nil and arr[slow and i - 1 or i - 1 - model.ns] or (slow and mm.mass_s or mm.mass_f)
+    local q = math.abs(model.y0[i])
+    if q > 0 then
+      local _, e = math.frexp(q)
+      floor = math.max(floor, m * 2 ^ (e - 53) / (slow and dT or dT / p))
+    end
+  end
+  return floor
+end
+
 --- Angular momentum of ring_energies rows {t, L1, L2, L3}: max_t |L3(t) - L3(0)| and the ranges
 -- (max - min over t) of L1 and L2.
 function M.L_drift(L)

@@ -61,3 +61,17 @@ describe("fix (vmi) 2: the start of a transition 2 -> 1 on a coarse ΔT list", f
   end)
 end)
 
+describe("fix (vmi) 3: micro = macro ratios outside the asymptotic regime", function()
+  it("vmi-fig6.10 p=20 dT=0.1,0.05,0.02,0.01 l=2: n/a as the order claims (not settled), not no", function()
+    local c = claims("vmi-fig6.10", { "p=20", "dT=0.1,0.05,0.02,0.01", "l=2" })
+    for _, k in ipairs { "micro_equals_macro_q", "micro_equals_macro_p", "order2_q_mac", "order2_p_mac" } do
+      assert.are.equal("n/a", c[k].holds, k)
+    end
+    assert.truthy(c.micro_equals_macro_p.reproduced:find("(p_mac): their local slopes differ by 0.22", 1, true))
+  end)
+  it("vmi-fig6.10 --quick: settled, the ratios are judged", function()
+    local c = claims("vmi-fig6.10", { "--quick" })
+    assert.are.equal("yes", c.micro_equals_macro_q.holds)
+    assert.are.equal("yes", c.micro_equals_macro_p.holds)
+  end)
+end)

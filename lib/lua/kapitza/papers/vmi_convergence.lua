@@ -122,8 +122,9 @@ end
 
 --- The premises of one convergence claim c (see convergence_scenario) at p: a list of premises
 -- (experiment.premise): errors measured at p (inner micro nodes exist for p >= 2), enough dT (an
--- order needs three in the fit, a transition three: two local slopes), the asymptotic regime
--- reached (an order: its local slopes over the fitted dT settled; a transition: the last two), and for a transition a ΔT list that reaches the paper's smallest step
+-- order or a ratio needs three in the fit, a transition three: two local slopes), the asymptotic
+-- regime reached (an order, a ratio: the local slopes of its errors over the fitted dT settled; a
+-- transition: the last two), and for a transition a ΔT list that reaches the paper's smallest step
 -- `tiny` and a start that is seen or could have been (the paper's largest step `big`, resolved).
 function M.premises(rows, p, c, fit, tiny, big)
   local measured = M.measured(p, c.col) and (not c.over or M.measured(p, c.over))
@@ -131,16 +132,20 @@ function M.premises(rows, p, c, fit, tiny, big)
   if not measured then return t end
   local ndT = #rows_of(rows, p)
   fit = math.min(fit, ndT)
-  if c.kind == "order" then
+  if c.kind == "order" or c.kind == "ratio" then
+    -- a ratio of two errors is a constant of the scheme only where both have settled on their order
     t[#t + 1] = E.at_least(fit, 3, "ΔT in the fit (a slope and whether it is settled)")
     if fit >= 3 then
-      local sl = M.local_slopes(rows, p, c.col)
-      local lo, hi = math.huge, -math.huge
-      for i = #sl - fit + 2, #sl do lo, hi = math.min(lo, sl[i]), math.max(hi, sl[i]) end
-      t[#t + 1] = E.premise(hi - lo <= M.tol.settled, "the %d smallest ΔT in the asymptotic regime: their local slopes differ by %." ..
-                            against(hi - lo, M.tol.settled) .. "f, at most %v", fit, hi - lo, M.tol.settled)
+      for _, col in ipairs(c.kind == "ratio" and { c.col, c.over } or { c.col }) do
+        local sl = M.local_slopes(rows, p, col)
+        local lo, hi = math.huge, -math.huge
+        for i = #sl - fit + 2, #sl do lo, hi = math.min(lo, sl[i]), math.max(hi, sl[i]) end
+        t[#t + 1] = E.premise(hi - lo <= M.tol.settled, "the %d smallest ΔT in the asymptotic regime%s: their local slopes differ by %." ..
+                              against(hi - lo, M.tol.settled) .. "f, at most %v", fit, c.kind == "ratio" and (" (" .. col .. ")") or "",
+                              hi - lo, M.tol.settled)
+      end
     end
-  elseif c.kind ~= "ratio" then
+  else
     local sl, dTs = M.local_slopes(rows, p, c.col)
     t[#t + 1] = E.at_least(#sl, 2, "local slopes (a transition)")
     -- "for tiny steps": the list reaches the smallest step the paper ran

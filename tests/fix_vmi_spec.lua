@@ -75,3 +75,25 @@ describe("fix (vmi) 3: micro = macro ratios outside the asymptotic regime", func
     assert.are.equal("yes", c.micro_equals_macro_p.holds)
   end)
 end)
+
+describe("fix (vmi) 4: the I2 envelope's window is the run's resolution, not a printed parameter", function()
+  it("vmi-fig6.4 window=8: judged (the paper printed no window), window=12: n/a on the resolution", function()
+    local c = claims("vmi-fig6.4", { "window=8" })
+    assert.are_not.equal("n/a", c.I2_zero_at_150.holds) -- was n/a: 'window = 8 (printed at 5)'
+    assert.falsy(c.I2_zero_at_150.at:find("window", 1, true))
+    local d = claims("vmi-fig6.4", { "window=12" })
+    assert.are.equal("n/a", d.I2_zero_at_150.holds)
+    assert.truthy(d.I2_zero_at_150.reproduced:find("resolution 12 at most 0.5 of the quantity 20", 1, true))
+    local e = claims("vmi-fig6.5", { "window=8", "T=120", "p=1,5" })
+    assert.are.equal("n/a", e.I2_zero_p1.holds) -- 8 > 15/2
+    assert.falsy(e.I2_zero_p1.at:find("window", 1, true))
+  end)
+  it("amplitude_decreases of Figs. 6.4 and 6.5 is written once (lib/lua/kapitza/papers/vmi_claims.lua)", function()
+    for _, id in ipairs { "vmi-fig6.4", "vmi-fig6.5" } do
+      local fh = assert(io.open("scenarios/" .. id .. ".lua"))
+      local s = fh:read("*a")
+      fh:close()
+      assert.falsy(s:find('key = "amplitude_decreases"', 1, true), id)
+    end
+  end)
+end)

@@ -165,6 +165,26 @@ function M.spans_exchange(P)
   return E.premise(P.T >= 2 * P.omega, "the run spans the exchange's time scale ω twice: T = %v at least %v ω (%v)", P.T, 2, 2 * P.omega)
 end
 
+--- The premise of a printed return time of I2 (Figs. 6.4, 6.5), located on its envelope over
+-- windows of P.window (M.envelope_return): the located time is a window's start, off the return by
+-- up to a window, so the window must be small against the accepted distance `tol` from the printed
+-- time (at most half of it: windowing alone cannot carry a return across the band).
+function M.return_window(P, tol)
+  return E.resolves(P.window, tol, 0.5, "the envelope's window against the accepted distance from the printed return time")
+end
+
+--- "The amplitude of the oscillations of I decreases as p grows (smaller Δt)": what §6.1 says of
+-- both trapezoidal schemes (Figs. 6.4, 6.5), on the range of I over the run at every p.
+function M.amplitude_decreases(cl, summary, cells, P)
+  cl:claim { key = "amplitude_decreases", text = "the amplitude of the oscillations of I decreases as p grows (smaller Δt)", published = "decreases",
+    any = "a smaller micro step Δt = ΔT/p, at any parameters",
+    premises = { M.two_p(P), M.scheme_in(P, { "TM", "TT", "TMh", "TTh" }, "the trapezoidal-midpoint and trapezoidal-trapezoidal schemes") },
+    judge = function()
+      return { measured = plist(P.p) .. cells(function(s) return E.T("[%.3f, %.3f]", s.I_min, s.I_max) end) .. " (range of I; accept: strictly shrinking in p)",
+               items = M.pair_items(summary, function(a, b) return b.I_spread < a.I_spread end), what = "steps in p" }
+    end }
+end
+
 --- The stiff-spring energies and the total energy H = K + V + W at every macro node of a run of
 -- the FPU `model`: rows {t, I1..Il, I, H}. o: p, dT, T, tol. Returns rows and the run (its out
 -- buffer is reused by the next such run).

@@ -53,14 +53,15 @@ local P = sc:parse(arg)
 V.fpu_exchange(sc, P, "return", function(cl, summary, cells)
   local pub = {}
   for _, r in ipairs(sc:reference()) do pub[r.p] = r.t_return end -- t = 100 (p = 1), 170 (p = 10)
-  local at = E.paper_at(sc, { "omega", "l", "dT", "scheme", "tol", "window" })
+  local at, near = E.paper_at(sc, { "omega", "l", "dT", "scheme", "tol" }), 15 -- "approximately t = ...": within 15
   for _, s in ipairs(summary) do
     if pub[s.p] then
       cl:claim { key = "I2_zero_p" .. s.p, text = string.format("the energy of the second spring is zero at t ≈ %g for p = %d", pub[s.p], s.p),
-        published = string.format("t ≈ %g", pub[s.p]), at = at, premises = { E.inside(pub[s.p] + P.window, P.T, "the printed return and the window after it") },
+        published = string.format("t ≈ %g", pub[s.p]), at = at,
+        premises = { V.return_window(P, near), E.inside(pub[s.p] + P.window, P.T, "the printed return and the window after it") },
         judge = function()
-          return { measured = E.T("t = %v (E₂ = %.3f; accept: window start within %v of %v)", s.t_I2_return, s.E2_return, 15, pub[s.p]),
-                   items = { math.abs(s.t_I2_return - pub[s.p]) <= 15 }, what = "return time" }
+          return { measured = E.T("t = %v (E₂ = %.3f; accept: window start within %v of %v)", s.t_I2_return, s.E2_return, near, pub[s.p]),
+                   items = { math.abs(s.t_I2_return - pub[s.p]) <= near }, what = "return time" }
         end }
     end
   end
@@ -73,12 +74,7 @@ V.fpu_exchange(sc, P, "return", function(cl, summary, cells)
       return { measured = V.plist(P.p) .. cells(function(s) return s.t_I2_return < 0 and "none" or E.T("%v", s.t_I2_return) end) ..
                  " (accept: a return at every p, non-decreasing in p)", items = items, what = "steps in p" }
     end }
-  cl:claim { key = "amplitude_decreases", text = "the amplitude of the oscillations of I decreases as p grows (smaller Δt)", published = "decreases",
-    any = "a smaller micro step Δt = ΔT/p, at any parameters", premises = { V.two_p(P), V.scheme_in(P, { "TM", "TT", "TMh", "TTh" }, "the trapezoidal-midpoint and trapezoidal-trapezoidal schemes") },
-    judge = function()
-      return { measured = V.plist(P.p) .. cells(function(s) return E.T("[%.3f, %.3f]", s.I_min, s.I_max) end) .. " (range of I; accept: strictly shrinking in p)",
-               items = V.pair_items(summary, function(a, b) return b.I_spread < a.I_spread end), what = "steps in p" }
-    end }
+  V.amplitude_decreases(cl, summary, cells, P)
 
   -- "linear stability requires dT omega < 2, thus dT < 0.04": the implemented scheme at p = 1.
   if P.scheme == "TT" then

@@ -6,8 +6,9 @@
 -- the whole simulation time" (no energy gained or lost)?
 --
 -- **Method.** The spring-ring experiments above with the midpoint rule for V and W, p ∈ {1, 5, 10}.
--- "Several orders of magnitude" is taken as a relative error below 10⁻²; no drift as the largest
--- |E − E₀|/E₀ over the second half of the run at most 1.5 times that over the first half.
+-- "Several orders of magnitude" is taken as a relative error below 10⁻²; no drift as means of
+-- (E − E₀)/E₀ over the first and the last quarter of the run within a quarter of its range over
+-- the run (a drift is a trend: one linear in t moves the mean by three quarters of the range).
 local root = (arg[0]:match("^(.*)/[^/]*$") or ".") .. "/.." -- the repository, from this file's path
 package.path = root .. "/lib/lua/?.lua;" .. package.path
 local S = require "kapitza.scenario"

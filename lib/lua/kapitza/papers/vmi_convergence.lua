@@ -108,29 +108,62 @@ local function against(d, tol)
 end
 M.against = against
 
+-- The largest ratio of consecutive dT of the list dTs (largest first) from the first to the upto-th
+-- (all when upto is nil), and the factor a transition from a to b needs: for an error
+-- A ΔT^a + B ΔT^b the local slope lies in the intermediate regime (b + mid, a - mid) over a factor
+-- ((a - b - mid)/mid)² in ΔT (16 for (2, 1)); a list resolves the transition (two local slopes in
+-- that regime, a start not averaged across the crossover) only with consecutive ΔT within the square
+-- root of it (4).
+local function spacing(dTs, upto, c)
+  local worst = 1
+  for i = 2, math.min(upto or #dTs, #dTs) do worst = math.max(worst, dTs[i - 1] / dTs[i]) end
+  return worst, ((c.from - c.to - M.tol.mid) / M.tol.mid) ^ 2
+end
+
 --- The premises of one convergence claim c (see convergence_scenario) at p: a list of premises
 -- (experiment.premise): errors measured at p (inner micro nodes exist for p >= 2), enough dT (an
--- order needs two, a transition three: two local slopes), and the asymptotic regime reached.
-function M.premises(rows, p, c, fit, tiny)
+-- order or a ratio needs three in the fit, a transition three: two local slopes), the asymptotic
+-- regime reached (an order, a ratio: the local slopes of its errors over the fitted dT settled; a
+-- transition: the last two), and for a transition a ΔT list that reaches the paper's smallest step
+-- `tiny` and a start that is seen or could have been (the paper's largest step `big`, resolved).
+function M.premises(rows, p, c, fit, tiny, big)
   local measured = M.measured(p, c.col) and (not c.over or M.measured(p, c.over))
   local t = { E.premise(measured, "errors at the inner micro nodes measured (p = %d; they exist for p ≥ %d)", p, 2) }
   if not measured then return t end
   local ndT = #rows_of(rows, p)
   fit = math.min(fit, ndT)
-  if c.kind == "order" then
+  if c.kind == "order" or c.kind == "ratio" then
+    -- a ratio of two errors is a constant of the scheme only where both have settled on their order
     t[#t + 1] = E.at_least(fit, 3, "ΔT in the fit (a slope and whether it is settled)")
     if fit >= 3 then
-      local sl = M.local_slopes(rows, p, c.col)
-      local lo, hi = math.huge, -math.huge
-      for i = #sl - fit + 2, #sl do lo, hi = math.min(lo, sl[i]), math.max(hi, sl[i]) end
-      t[#t + 1] = E.premise(hi - lo <= M.tol.settled, "the %d smallest ΔT in the asymptotic regime: their local slopes differ by %." ..
-                            against(hi - lo, M.tol.settled) .. "f, at most %v", fit, hi - lo, M.tol.settled)
+      for _, col in ipairs(c.kind == "ratio" and { c.col, c.over } or { c.col }) do
+        local sl = M.local_slopes(rows, p, col)
+        local lo, hi = math.huge, -math.huge
+        for i = #sl - fit + 2, #sl do lo, hi = math.min(lo, sl[i]), math.max(hi, sl[i]) end
+        t[#t + 1] = E.premise(hi - lo <= M.tol.settled, "the %d smallest ΔT in the asymptotic regime%s: their local slopes differ by %." ..
+                              against(hi - lo, M.tol.settled) .. "f, at most %v", fit, c.kind == "ratio" and (" (" .. col .. ")") or "",
+                              hi - lo, M.tol.settled)
+      end
     end
-  elseif c.kind ~= "ratio" then
+  else
     local sl, dTs = M.local_slopes(rows, p, c.col)
     t[#t + 1] = E.at_least(#sl, 2, "local slopes (a transition)")
     -- "for tiny steps": the list reaches the smallest step the paper ran
     t[#t + 1] = E.premise(dTs[#dTs] <= tiny * (1 + 1e-9), "the ΔT list reaches the paper's tiny steps: smallest ΔT %v at most %v", dTs[#dTs], tiny)
+    if #sl >= 2 and big then
+      -- "starts with order a": read as the largest local slope over the larger-ΔT half (M.decide). A
+      -- local slope is a mean of the curve's slope over its interval, so a start seen there (within
+      -- a ± start) is seen; one not seen is evidence against only where the list reaches the paper's
+      -- largest step and resolves the crossover there (spacing), else the slope is averaged across it
+      local half, start = math.floor(#sl / 2), -math.huge
+      for i = 1, half do start = math.max(start, sl[i]) end
+      local worst, span = spacing(dTs, half + 1, c)
+      local seen = math.abs(start - c.from) <= M.tol.start
+      t[#t + 1] = E.premise(seen or (dTs[1] >= big * (1 - 1e-9) and worst <= span ^ 0.5 * (1 + 1e-9)),
+                            "the start resolved: seen (largest local slope over the larger-ΔT half %." .. against(math.abs(start - c.from), M.tol.start) ..
+                            "f, within %v ± %v), or the ΔT list reaches the paper's largest step (this run: %v, at least %v) with consecutive ΔT there within a factor %.3g (this run: up to %.3g)",
+                            start, c.from, M.tol.start, dTs[1], big, span ^ 0.5, worst)
+    end
     if #sl >= 2 then
       local d = math.abs(sl[#sl] - sl[#sl - 1])
       t[#t + 1] = E.premise(d <= M.tol.settled,
@@ -138,15 +171,12 @@ function M.premises(rows, p, c, fit, tiny)
                             d, M.tol.settled)
     end
     if c.kind == "between" then
-      -- "rates between a and b" needs two local slopes inside the intermediate regime; for an error
-      -- A ΔT^a + B ΔT^b with (a, b) = (2, 1) the local slope lies in (b + mid, a - mid) = (1.2, 1.8) over a
-      -- factor ((a - b - mid)/mid)² = 16 in ΔT, which holds two local slopes only if consecutive ΔT are
-      -- within a factor 16^(1/2) = 4 of each other
-      local span, worst = ((c.from - c.to - M.tol.mid) / M.tol.mid) ^ 2, 1
-      for i = 2, #dTs do worst = math.max(worst, dTs[i - 1] / dTs[i]) end
-      t[#t + 1] = E.premise(worst <= math.sqrt(span) * (1 + 1e-9),
+      -- "rates between a and b" needs two local slopes inside the intermediate regime, anywhere in
+      -- the list (spacing)
+      local worst, span = spacing(dTs, nil, c)
+      t[#t + 1] = E.premise(worst <= span ^ 0.5 * (1 + 1e-9),
                             "the ΔT list resolves the intermediate regime: consecutive ΔT within a factor %.3g (this run: up to %.3g)",
-                            math.sqrt(span), worst)
+                            span ^ 0.5, worst)
     end
   end
   return t
@@ -294,13 +324,13 @@ function M.convergence_scenario(sc, P, problem, scheme, claims, figkind)
   -- each claim is decided at every p where its premises hold; it is n/a only where they hold at
   -- none (the premises column says which failed where)
   local cl = E.claims(sc)
-  local tiny = math.huge -- the smallest dT of the paper's list (the default)
-  for _, dT in ipairs(sc.byname.dT[2]) do tiny = math.min(tiny, dT) end
+  local tiny, big = math.huge, 0 -- the smallest and the largest dT of the paper's list (the default)
+  for _, dT in ipairs(sc.byname.dT[2]) do tiny, big = math.min(tiny, dT), math.max(big, dT) end
   for _, c in ipairs(claims) do
     local ok_p, first_fail = {}, nil
     for _, p in ipairs(P.p) do
       local good = true
-      for _, pr in ipairs(M.premises(rows, p, c, P.fit, tiny)) do
+      for _, pr in ipairs(M.premises(rows, p, c, P.fit, tiny, big)) do
         if not pr.ok then good = false; first_fail = first_fail or (E.T("p = %d: ", p) .. pr.text) end
       end
       if good then ok_p[#ok_p + 1] = p end

@@ -1,0 +1,44 @@
+-- The top referee's defects left to the fixer (issue 27, item 6, second round; /work/issues/left/top.md):
+-- each case runs one scenario of scenarios/top-*.lua at the referee's parameters (small, in a
+-- temporary directory) and checks the corrected verdict. FIX_TOP_ROOT (default: the checkout) names
+-- the tree whose scenarios and lib are run: a copy with the old files shows each case failing there.
+local U = require "testutil"
+local S = require "kapitza.scenario"
+
+local root = os.getenv("FIX_TOP_ROOT") or "."
+
+local function run(id, args)
+  local dir = U.tmpdir()
+  local st, _, err = U.run(string.format("KZ_QUIET=1 luajit %s/scenarios/%s.lua --out %s %s", root, id, dir, args))
+  assert.are.equal(0, st, id .. " " .. args .. ": " .. tostring(err))
+  local rows = assert(S.read_table(dir .. "/tables/" .. id .. ".tsv"))
+  local by = {}
+  for _, r in ipairs(rows) do
+    by[r.claim] = { holds = tostring(r.holds), text = tostring(r.reproduced), evidence = tostring(r.evidence), premises = tostring(r.premises) }
+  end
+  U.rmdir(dir)
+  return by
+end
+
+describe("the top referee's left defects", function()
+  it("1. top-fig14 optimum_independent_of_H: windows x1.67-2 apart cannot tell a factor 1.5, so n/a (was no)", function()
+    local by = run("top-fig14", "omega=2000 T=0.005 alpha=2,6,10,20,50 N_alt=80,320")
+    local c = by.optimum_independent_of_H
+    assert.are.equal("n/a", c.holds, c.text)
+    assert.truthy(c.text:find("H = T/80: 20h between 10h and 50h", 1, true), c.text)
+  end)
+  it("1. top-fig14 at the defaults: every optimum located to x1.5 (the T/80 one at 36h, between 30h and 50h)", function()
+    local by = run("top-fig14", "h=1e-5 N_alt=80,320")
+    local c = by.optimum_independent_of_H
+    assert.are.equal("no", c.holds, c.text)
+    assert.truthy(c.premises:find("✓ each optimum located to ×1.5", 1, true), c.premises)
+    assert.truthy(c.text:find("H = T/80: 36h", 1, true), c.text)
+  end)
+  it("note: top-fig14 long_window_harmful counts the growth beyond the optimum; the notes' x10 only at their parameters", function()
+    -- omega = 2000, T = 0.005: the longest window, 50h, is 4 x the optimum 12h or more, but the notes' 100h is not run
+    local by = run("top-fig14", "omega=2000 T=0.005 alpha=4,8,12,16,20,30,50 h=1e-5 N_alt=320")
+    local c = by.long_window_harmful
+    assert.truthy(c.text:find("the error grows at", 1, true), c.text)
+    assert.is_nil(c.text:find("notes", 1, true), c.text)
+  end)
+end)

@@ -35,7 +35,7 @@ describe("the referee's top findings", function()
     for a, rel, b in t:gmatch("(%d%.%d+e[-+]%d+) ([>≤]) (%d%.%d+e[-+]%d+)") do
       if rel == ">" then assert.is_true(tonumber(a) > tonumber(b), t) else assert.is_true(tonumber(a) <= tonumber(b), t) end
     end
-    local one = run("top-fig13", "eta_h=10 N=120,240,480 schemes=LF-rk4,LF-ve")
+    local one = run("top-fig13", "eta_h=10 N=120,240,480,960 schemes=LF-rk4,LF-ve")
     assert.truthy(one.stagnation.evidence:find("of 2 ", 1, true), one.stagnation.evidence)
     assert.truthy(one.rk4_delays_plateau.evidence:find("of 2 ", 1, true), one.rk4_delays_plateau.evidence)
   end)

@@ -1,0 +1,39 @@
+-- The fixer pass of issue 27 (item 6, second round) on the sam share: the defects the sam referee
+-- left (/work/issues/left/sam.md, items 12-16), each through the real command line at off-paper
+-- parameters, with the verdict or text the fix gives. Every run is small (about 1-2 s here).
+local S = require "kapitza.scenario"
+local U = require "testutil"
+
+-- run a scenario into a fresh directory; returns the directory (caller removes it)
+local function run(id, args)
+  local dir = U.tmpdir()
+  local st, _, err = U.run(string.format("KZ_QUIET=1 luajit scenarios/%s.lua --out '%s' %s", id, dir, args))
+  assert.are.equal(0, st, id .. " " .. args .. ": " .. err)
+  return dir
+end
+
+-- the claims table of a run: claim key -> row
+local function claims(dir, name)
+  local rows = assert(S.read_table(dir .. "/tables/" .. name .. ".tsv"))
+  local t = {}
+  for _, r in ipairs(rows) do t[r.claim] = r end
+  return t
+end
+
+local function has(row, s) assert.truthy(row.reproduced:find(s, 1, true), row.reproduced) end
+
+describe("fix sam-fig3 (lib/lua/kapitza/papers/sam.lua)", function()
+  it("item 12: ε-halving judges only points where both errors are below 0.1, not a fixed n >= 32 (ε = 2^-15, 2^-16: 0.85, 1.6 at n = 32)", function()
+    local dir = run("sam-fig3", "eps=3.0517578125e-05,1.52587890625e-05 n=32,128 N=16 refm=256 eps_bottom=9.765625e-4 N_bottom=2,4")
+    local t = claims(dir, "sam-fig3")
+    for _, k in ipairs { "sam_ratio_eps_halving", "conv_ratio_eps_halving" } do
+      assert.are.equal("yes", t[k].holds, t[k].reproduced)
+      assert.are.equal("2 of 2 ratios (error and work)", t[k].evidence)
+      has(t[k], "not judged: n = 32 ε = 2^-16")
+      has(t[k], "(at least 0.1: saturated)")
+    end
+    U.rmdir(dir)
+  end)
+
+end)
+

@@ -35,5 +35,14 @@ describe("fix sam-fig3 (lib/lua/kapitza/papers/sam.lua)", function()
     U.rmdir(dir)
   end)
 
+  it("item 13: the work factor is read between bracketing conventional runs, never extrapolated (ε = 2^-14, n = 16, 32: SAM's 0.43 is below every conventional error)", function()
+    local dir = run("sam-fig3", "eps=6.103515625e-05 n=16,32 refm=256 eps_bottom=9.765625e-4 N_bottom=2,4")
+    local c = claims(dir, "sam-fig3").work_factor
+    assert.are.equal("n/a", c.holds, c.reproduced)
+    has(c, "20.4 (n = 16)")
+    has(c, "not judged (the conventional curve would be extrapolated): n = 32 (SAM error 0.431")
+    U.rmdir(dir)
+  end)
+
 end)
 

@@ -44,5 +44,15 @@ describe("fix sam-fig3 (lib/lua/kapitza/papers/sam.lua)", function()
     U.rmdir(dir)
   end)
 
+  it("item 15: LISP/MR against SAM only where both errors are below 0.1 (n = 16, 32 at ε = 2^-12: O(1) and 0.11-0.16): n/a, not partly", function()
+    local dir = run("sam-fig3", "n=16,32 eps=2.44140625e-04,6.103515625e-05 refm=256 eps_bottom=2.44140625e-04 N_bottom=2,4")
+    local t = claims(dir, "sam-fig3")
+    for _, k in ipairs { "lisp_over_sam_error", "mr_over_sam_error" } do
+      assert.are.equal("n/a", t[k].holds, t[k].reproduced)
+      has(t[k], "not judged (saturated): N = 2 n = 16")
+      has(t[k], "N = 4 n = 32: 1.53")
+    end
+    U.rmdir(dir)
+  end)
 end)
 

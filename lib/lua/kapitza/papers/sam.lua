@@ -341,17 +341,26 @@ function M.kepler_claims(sc, P, top, bottom, o)
       any = "a comparison of the methods at equal N and n, at any ε",
       premises = { o.cmp_all_n and E.at_least(#ns, 1, "values of n") or two_n },
       judge = function()
-        local items, rs = {}, {}
+        -- a point where either error is saturated (at least M.saturated: O(1) errors, the first n
+        -- of a short list) compares nothing of the methods' accuracy: not judged, listed
+        local items, rs, out_of = {}, {}, {}
         for _, N in ipairs(P.N_bottom) do
           local sa, x = err_of(bottom, { method = "SAM", N = N }), err_of(bottom, { method = method, N = N })
           for _, n in ipairs(cmp_ns) do
             local q = x[n].error / sa[n].error
-            rs[#rs + 1] = q
-            items[#items + 1] = { ok = q >= 1 / 1.5 and q <= 1.5, label = T("N = %d n = %d: %.2f", N, n, q).s }
+            if math.max(x[n].error, sa[n].error) >= M.saturated then
+              out_of[#out_of + 1] = T("N = %d n = %d: %.2f on errors %.2g, %.2g", N, n, q, x[n].error, sa[n].error)
+            else
+              rs[#rs + 1] = q
+              items[#items + 1] = { ok = q >= 1 / 1.5 and q <= 1.5, label = T("N = %d n = %d: %.2f", N, n, q).s }
+            end
           end
         end
         local _, lo, hi = range(rs)
-        return { measured = T("%.3g–%.3g (accept within ×%v)", lo, hi, 1.5), items = items, what = "points" }
+        local mt = (#rs > 0 and T("%.3g–%.3g", lo, hi) or T("no point judged")) .. T(" (accept within ×%v where both errors are below %v)", 1.5, M.saturated)
+        if #out_of > 0 then mt = mt .. T("; not judged (saturated): ") .. E.join(out_of, "; ") end
+        return { measured = mt, items = items, what = "points",
+                 none = T("every point has an error of at least %v (saturated)", M.saturated) }
       end }
   end
   cmp_claim("lisp_over_sam_error", "LISP error / SAM error, 'hardly different'", "LISP", "≈ 1")

@@ -54,24 +54,42 @@ function M.claims(sc, P, runs, errs)
       return { measured = T("%d (accept the two printed digits: within %v)", r.strang.micro_steps, 5000),
                items = { math.abs(r.strang.micro_steps - pub.strang_steps) <= 5000 }, what = "count" }
     end }
-  -- comparable errors at every sampled tau
+  -- comparable errors at every sampled tau: "comparable" read as within ×1.5 either way (the
+  -- reading of "comparable" and "≈" throughout Sec. 5.1), not a band around our measurements. ode45
+  -- (i) keeps its own macro error near its tolerance: where the micro error common to all three
+  -- integrations (that of (iii), the conventional Strang run) is below tol, (i) is dominated by the
+  -- tolerance by design and is not judged there (listed)
   local last = errs[r1.first + P.samples - 1]
-  out:claim { key = "errors_comparable", text = "errors of (i) ode45 and (ii) constant-step SAM over (iii) Strang at every sampled τ (the first ε)",
+  local cmp = 1.5
+  out:claim { key = "errors_comparable", text = "errors of (i) ode45 and (ii) constant-step SAM over (iii) Strang at every sampled τ (the first ε; (i) where the micro error exceeds ode45's tol)",
     published = "comparable", any = "three integrations of the same averaged motion, at any small ε",
     judge = function()
-      local q1, q2, items = {}, {}, {}
+      local q1, q2, items, skipped, sq = {}, {}, {}, 0, {}
+      local function within(x) return x >= 1 / cmp and x <= cmp end
       for k = r1.first, r1.first + P.samples - 1 do
         local e = errs[k]
-        q1[#q1 + 1], q2[#q2 + 1] = e.ode45 / e.strang, e.dp5 / e.strang
-        -- (ii) follows (iii) closely everywhere; (i) is tolerance-limited at the first samples
-        items[#items + 1] = { ok = q1[#q1] <= 8 and q1[#q1] >= 0.9 and q2[#q2] <= 1.5 and q2[#q2] >= 0.9, label = T("τ = %.0f", e.tau).s }
+        local x1, x2 = e.ode45 / e.strang, e.dp5 / e.strang
+        q2[#q2 + 1] = x2
+        items[#items + 1] = { ok = within(x2), label = T("(ii) τ = %.0f", e.tau).s }
+        if e.strang >= P.tol then
+          q1[#q1 + 1] = x1
+          items[#items + 1] = { ok = within(x1), label = T("(i) τ = %.0f", e.tau).s }
+        else
+          skipped = skipped + 1
+          sq[#sq + 1] = x1
+        end
       end
-      items[#items + 1] = { ok = math.abs(last.ode45 / last.strang - 1) < 0.05 and math.abs(last.dp5 / last.strang - 1) < 0.05, label = "τ_end" }
       local _, a, b = range(q1)
       local _, c, d = range(q2)
-      return { measured = T("ε = %s: (i)/(iii) %.3g–%.3g, (ii)/(iii) %.3g–%.3g; at τ_end %.4f and %.4f (accept (i)/(iii) %v–%v and (ii)/(iii) %v–%v everywhere, %v %% at τ_end)",
-                            SX.eps_text(r1.eps), a, b, c, d, last.ode45 / last.strang, last.dp5 / last.strang, 0.9, 8, 0.9, 1.5, 5),
-               items = items, what = "sampled times" }
+      local mt = T("ε = %s: ", SX.eps_text(r1.eps)) ..
+        (#q1 > 0 and T("(i)/(iii) %.3g–%.3g", a, b) or T("(i)/(iii) not judged")) ..
+        T(", (ii)/(iii) %.3g–%.3g; at τ_end %.4f and %.4f (accept ×%v either way", c, d, last.ode45 / last.strang, last.dp5 / last.strang, cmp) ..
+        T(", (i) where the Strang error is at least tol = ") .. SX.eps_text(P.tol) .. T(")")
+      if skipped > 0 then
+        local _, s1, s2 = range(sq)
+        mt = mt .. T("; (i) not judged at %d sampled times where the Strang error is below tol ((i)/(iii) %.3g–%.3g there)", skipped, s1, s2)
+      end
+      return { measured = mt, items = items, what = "comparisons at sampled times" }
     end }
   local w1, w2, w3 = r1.ode45.micro_steps, r1.dp5.micro_steps, r1.strang.micro_steps
   out:claim { key = "cost_order", text = "work (micro-steps): (i) < (ii) ≪ (iii)", published = "(i) < (ii) < (iii)", any = "a comparison of three integrations, at any parameters",

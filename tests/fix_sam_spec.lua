@@ -74,4 +74,12 @@ describe("fix sam-fig5 (lib/lua/kapitza/papers/sam_vdp.lua)", function()
     U.rmdir(dir)
   end)
 
+  it("item 16: the step sequences are compared as step functions of t = ετ, also with 41 against 40 steps (ε = 2^-8 vs 2^-9)", function()
+    local dir = run("sam-fig5", "eps=0.00390625,0.001953125 refm=128")
+    local c = claims(dir, "sam-fig5").step_sequence_same
+    assert.are.equal("partly", c.holds, c.reproduced)
+    has(c, "before their last steps (40 and 41 steps)")
+    assert.truthy(c.evidence:find("^54 of 78 step midpoints"), c.evidence)
+    U.rmdir(dir)
+  end)
 end)

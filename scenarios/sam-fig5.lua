@@ -112,7 +112,7 @@ sc:write_tsv("data/sam-fig5.tsv", { "eps", "tau", "ode45", "dp5", "strang" }, er
     "reference error estimate at tau_end: " .. table.concat(est, ", ") })
 sc:write_tsv("data/sam-fig5-steps.tsv", { "eps", "method", "tau", "H" }, steps,
   { "sam-fig5: accepted macro-steps (start tau, length H) of SAM-ode45 and SAM-DP5" })
-local claims, note = SX.vdp_claims(sc, P, runs, errs)
+local claims, note = require("kapitza.papers.sam_vdp").claims(sc, P, runs, errs)
 -- the note on the first sampled times, from this run: the largest (i)/(iii) error ratio of the
 -- first eps and the tolerance as given (2^k shown as a power of 2)
 local qmax = 0

@@ -30,12 +30,12 @@ local C = kz.C
 local sc = S.new {
   id = "ste-constants",
   title = "Sharp, Tsai & Engquist: constants of the inverted pendulum and of the kernel (3.5)",
-  params = ste.params {
+  params = ste.params({
     { "T", 50, "s", "span of the averaged reference (Table 1, row 1)", positive = true, max = 1e4 },
     { "dt", 0.01, "s", "output grid of the reference", positive = true, max = 1 },
     { "k", { 5, 10, 20, 50, 100 }, "", "window widths eta = k eps of the K^ table (list)", positive = true, max = 1e3 },
     { "n_kernel", 16384, "", "kernel quadrature: 2 n + 1 trapezoid nodes on (-1, 1)", integer = true, min = 16, max = 2 ^ 22 },
-  },
+  }, { kernel = true, kernel_constant = true, phase = true, recon = true, drift = true }), -- no HMM runs here: the kernel is (3.5)
   quick = { n_kernel = 4096 },
   work = function(P) -- the reference (3.2) by RK4, and 2 n + 1 kernel nodes for the table and the weights
     return require("kapitza.scenario.work").grid(P.T, P.dt, P.ref_dt) + (2 * P.n_kernel + 1) * (#P.k + 1), "force and kernel evaluations"

@@ -33,7 +33,7 @@ local ste = require "kapitza.papers.ste"
 local sc = S.new {
   id = "ste-force",
   title = "Sharp, Tsai & Engquist (3.4): the force estimator against the averaged force",
-  params = ste.params {
+  params = ste.params({
     { "Theta", 0.2, "rad", "macro angle of the estimate", min = -math.pi, max = math.pi },
     { "Omega", 0.1, "rad s^-1", "macro angular velocity of the estimate", min = -1e3, max = 1e3 },
     { "t", 10, "s", "time t_n of the estimate (a multiple of eps: phase 0)", min = 0, max = 1e4 },
@@ -45,7 +45,7 @@ local sc = S.new {
     { "eta_eps", 50, "", "window eta/eps of this run's own estimate", positive = true, max = 1e4 },
     { "h_per_eps", 50, "", "micro-steps per forcing period of this run's own estimate: h = eps/h_per_eps", positive = true, max = 1e5 },
     { "phase_frac", 0, "", "fast phase of this run's own estimate, as a fraction of the period: at t + phase_frac eps", min = 0, max = 1 },
-  },
+  }, { drift = true, Theta0 = true, Omega0 = true, ref_dt = true }), -- single estimates at (Theta, Omega): no macro scheme, no reference
   quick = { h_sweep = { 10, 50 }, eta_sweep = { 10, 50 } },
   work = function(P) -- an estimate is eta/h micro-steps: the twelve cases (7.7e4), the h sweep (v, lf, rk4 at
     local W = require "kapitza.scenario.work" -- eta = 50 eps) and the eta sweep (rk4, h = eps/50, twice)

@@ -30,12 +30,12 @@ local C = kz.C
 local sc = S.new {
   id = "ste-constants",
   title = "Sharp, Tsai & Engquist: constants of the inverted pendulum and of the kernel (3.5)",
-  params = ste.params {
+  params = ste.params({
     { "T", 50, "s", "span of the averaged reference (Table 1, row 1)", positive = true, max = 1e4 },
     { "dt", 0.01, "s", "output grid of the reference", positive = true, max = 1 },
     { "k", { 5, 10, 20, 50, 100 }, "", "window widths eta = k eps of the K^ table (list)", positive = true, max = 1e3 },
     { "n_kernel", 16384, "", "kernel quadrature: 2 n + 1 trapezoid nodes on (-1, 1)", integer = true, min = 16, max = 2 ^ 22 },
-  },
+  }, { kernel = true, kernel_constant = true, phase = true, recon = true, drift = true }), -- no HMM runs here: the kernel is (3.5)
   quick = { n_kernel = 4096 },
   work = function(P) -- the reference (3.2) by RK4, and 2 n + 1 kernel nodes for the table and the weights
     return require("kapitza.scenario.work").grid(P.T, P.dt, P.ref_dt) + (2 * P.n_kernel + 1) * (#P.k + 1), "force and kernel evaluations"
@@ -116,21 +116,21 @@ local at_pend = E.paper_at(sc, { "g", "l", "Theta0", "Omega0" })
 local at_run = E.paper_at(sc, { "g", "l", "Theta0", "Omega0", "eps", "T" })
 cl:claim { key = "theta_max", text = "θ_max = arccos(gl/⟨V²⟩) ≈ 1.16 (stability g l < ⟨V²⟩)", published = "≈ 1.16 (notes: 1.164963)", at = at_pend,
   judge = function() return { measured = E.T("%.6f", theta_max), items = { math.abs(theta_max - 1.164963) < 1e-6 }, what = "value" } end }
+-- the largest |Theta| on the grid dt misses the turning point by up to theta_s (1 - cos(pi dt/period)):
+-- where that is not small against theta_s, the grid cannot show the turning point
+local miss = period and theta_s * (1 - math.cos(math.pi * P.dt / period))
+local has_period = period and E.premise(P.T >= period, "the reference spans a slow period (T = %v, period %.4f)", P.T, period)
+  or E.premise(false, "the reference spans a slow period (T = %v: fewer than two upward zero crossings, no period)", P.T)
 cl:claim { key = "theta_s_turning", text = "the pendulum sweeps θ_s, its turning point V(θ_s) = E₀", published = "θ_s",
   any = "energy conservation of the averaged equation (3.2), at any parameters that give an oscillation",
-  premises = { period and E.premise(P.T >= period, "the reference spans a slow period (T = %v, period %.4f)", P.T, period)
-               or E.premise(false, "the reference spans a slow period (T = %v: fewer than two upward zero crossings, no period)", P.T) },
+  premises = { has_period,
+               miss and E.premise(miss <= 0.01 * theta_s, "the grid dt = %v places the turning point to %.3g, at most %v of θ_s = %.4f", P.dt, miss, 0.01, theta_s)
+                 or E.premise(false, "the grid dt = %v places the turning point to a fraction of a slow period (no period measured)", P.dt) },
   judge = function()
-    -- the largest |Theta| on the grid dt misses the turning point by up to theta_s (1 - cos(pi dt/period)):
-    -- where that is not small against theta_s, the grid cannot show the turning point
-    local miss = theta_s * (1 - math.cos(math.pi * P.dt / period))
-    local coarse = miss > 0.01 * theta_s and
-      E.T("the grid dt = %v can miss the turning point by %.3g, more than %v of θ_s", P.dt, miss, 0.01)
     local tol = miss > 1e-4 and tonumber(string.format("%.2g", 1.05 * miss)) or 1e-4 -- at least the grid's miss
     return { measured = E.T("θ_s = %.7f; max abs(Θ) of the reference %.5f (accept: equal within ", theta_s, amp) ..
                (miss > 1e-4 and E.T("%.2g, the grid's miss", tol) or E.T("%v", tol)) .. ")",
-             items = coarse and {} or { math.abs(amp - theta_s) < tol },
-             what = "amplitude", values = { theta_s = theta_s }, none = coarse }
+             items = { math.abs(amp - theta_s) < tol }, what = "amplitude", values = { theta_s = theta_s } }
   end }
 cl:claim { key = "theta_s", text = "the pendulum sweeps θ_s ≈ 0.23 (printed θ_8)", published = "≈ 0.23 (notes: 0.2315154)", at = at_pend,
   judge = function() return { measured = E.T("%.7f", theta_s), items = { math.abs(theta_s - 0.2315154) < 1e-6 }, what = "value" } end }
@@ -153,11 +153,8 @@ cl:claim { key = "v2_notes", text = "⟨v²⟩ for Table 1's pendulum", publishe
   judge = function() return { measured = E.T("%.4f", v2), items = { math.abs(v2 - 5.0661) < 1e-4 }, what = "value" } end }
 cl:claim { key = "three_oscillations", text = "[0, 12] corresponds to roughly three oscillations on the macroscale", published = "roughly three",
   at = at_pend,
+  premises = { E.premise(period ~= nil, "a slow period measured: two upward zero crossings of the reference on [%v, T], T = %v", 0, P.T) },
   judge = function()
-    if not period then -- a span T shorter than about 1.5 slow periods (T = 3): no period to count
-      return { measured = E.T("fewer than two upward zero crossings of the reference on [%v, T], T = %v", 0, P.T), items = {}, what = "checks",
-               none = "no period measured: a longer T" }
-    end
     -- a crossing interpolated linearly on the grid dt is off by up to (w dt)^3/(64 w), the mean
     -- period by twice that over the crossings' span: the notes' period is compared only where
     -- that is below a tenth of the tolerance
@@ -196,26 +193,29 @@ cl:claim { key = "kernel_moments", text = "K ∈ 𝕂^{1,∞}: ∫K = 1, ∫K u 
              items = { math.abs(m0 - 1) < 1e-12, math.abs(m1) < 1e-14, math.abs(m2 - 0.016466) < 1e-6 }, what = "moments" }
   end }
 local want = { [5] = 3.97e-3, [10] = 3.63e-5, [20] = 2.25e-7, [50] = -2.5e-12 }
+-- the 2 n_kernel + 1 nodes alias the mode k onto 2 n_kernel - k, whose K^ is below round-off only
+-- from 80 on: a k closer to the grid's limit is not resolved and not counted
+local function aliased(k) return 2 * P.n_kernel - k < 80 end
+local resolved = {}
+for _, k in ipairs(P.k) do if (want[k] or k >= 80) and not aliased(k) then resolved[#resolved + 1] = k end end
 cl:claim { key = "kernel_transform", text = "K ∈ C^∞: the kernel error K̂(2πη/ε) decays faster than any power", published = "super-algebraic",
   any = "the kernel (3.5) is fixed: no parameter of the run changes it",
+  premises = { E.premise(#resolved > 0, "a k of the run with a notes' value (%v) or of %v or more, resolved by the %d-node quadrature (2 n_kernel − k ≥ %v; this run: %d)",
+                         { 5, 10, 20, 50 }, 80, 2 * P.n_kernel + 1, 80, #resolved) },
   judge = function()
-    local kcells, items = {}, {}
-    local aliased = {}
+    local kcells, items, skipped = {}, {}, {}
     for _, k in ipairs(P.k) do
       local v = khat(k)
       kcells[#kcells + 1] = E.T("k = %v: %.3e", k, v)
-      -- the 2 n_kernel + 1 nodes alias the mode k onto 2 n_kernel - k, whose K^ is below round-off
-      -- only from 80 on: a k closer to the grid's limit is not resolved and not counted
-      if 2 * n - k < 80 and (want[k] or k >= 80) then aliased[#aliased + 1] = k
+      if aliased(k) and (want[k] or k >= 80) then skipped[#skipped + 1] = k
       else
         if want[k] then items[#items + 1] = { ok = math.abs(v / want[k] - 1) <= 0.02, label = "k = " .. E.show(k) } end
         if k >= 80 then items[#items + 1] = { ok = math.abs(v) < 1e-14, label = "k = " .. E.show(k) } end -- K^(2 pi 100) ~ 2e-17: round-off
       end
     end
-    local unresolved = #aliased > 0 and E.T("; not resolved by the %d-node quadrature (2 n_kernel − k < %v), not counted: k = %v", 2 * n + 1, 80, aliased) or ""
+    local unresolved = #skipped > 0 and E.T("; not resolved by the %d-node quadrature (2 n_kernel − k < %v), not counted: k = %v", 2 * n + 1, 80, skipped) or ""
     return { measured = E.join(kcells, "; ") .. E.T(" (accept the notes' values within %v %%, round-off for k of %v or more)", 2, 80) .. unresolved, items = items,
-             what = "k with a notes' value", none = #aliased > 0 and "no k of the run with a notes' value is resolved by the kernel quadrature (raise n_kernel)"
-               or "no k of the run has a notes' value" }
+             what = "k with a notes' value" }
   end }
 local crossings = select(2, ste.period(ref[1], P.dt))
 sc:write_tsv("data/ste-constants-values.tsv", { "name", "value", "what" }, {

@@ -23,9 +23,10 @@
 -- Only HMM-IFE-v's phase lead comes from the micro-solver: Verlet at 10 points per period
 -- over-resolves the forced oscillation by (2π/10)²/12 ≈ 3.3 %, a bias in the ⟨v²⟩ term that speeds
 -- up the slow motion; IFE-v's last upward crossing leads the reference's by 1.46 s, IFE-rk4's by
--- 0.08 s. The early tracking is checked on every macro node of [0, 2] and [0, 5] (notes §7); the
--- table also gives the time until which the running error stays ≤ 0.12 (t ≈ 6.3 for both) and its
--- maximum over [0, 50] (0.50 and 0.74): the curves follow the reference early on only.
+-- 0.08 s. The early tracking is checked on every macro node of [0, 2] and [0, 5] (notes §7) against
+-- the error of not moving at all (Θ = Ω = 0: 0.40); the table also gives the time until which the
+-- running error stays below that trivial run's (t ≈ 24.5 for FE, 22.4 for IFE) and its maximum
+-- over [0, 50] (0.50 and 0.74): the curves follow the reference early on only.
 -- *Traditional methods (Sec. 3: they "cannot maintain sufficient accuracy to carry the calculation
 -- to T = 50").* (1.1) itself is integrated with the HMM's micro-step h = ε/10 by forward and
 -- symplectic Euler (the paper's "first order method using the same step-size h") and by RK4, at
@@ -147,18 +148,29 @@ local at_pend = E.paper_at(sc, { "g", "l", "Theta0", "Omega0" })
 local mv = "-" .. P.micro
 -- the long-time statements (the spiral, the phase lead, 'to T = 50') are the paper's over [0, 50]
 local long_run = E.premise(P.T >= 50, "the run spans the paper's [%v, %v] (T = %v)", 0, 50, P.T)
--- the running max of (3.6) over every macro node of [0, t], and the last node where it is <= 0.12
+-- the running max of (3.6) over every macro node of [0, t]; beside it that of the trivial run U = 0
+-- (max |U_ref| on [0, t]), and the last node at which the HMM's running max is still below the
+-- trivial run's: until then the curve follows the reference better than not moving at all
+local trivial = {}
+do
+  local m = 0
+  for n = 1, #ref[1] do m = math.max(m, math.sqrt(ref[1][n] ^ 2 + ref[2][n] ^ 2)); trivial[n] = m end
+end
 local function running(run)
-  local e, last, out = 0, nil, {}
+  local e, last, below, out = 0, nil, true, {}
   for n = 1, #ref[1] do
     local d1, d2 = run.Th[n] - ref[1][n], run.Om[n] - ref[2][n]
     e = math.max(e, math.sqrt(d1 * d1 + d2 * d2))
     out[n] = e
-    if e <= 0.12 then last = (n - 1) * P.H end
+    below = below and e < trivial[n]
+    if below then last = (n - 1) * P.H end
   end
   return out, last
 end
 local function at(list, t) return list[math.min(#list, math.floor(t / P.H + 0.5) + 1)] end
+local b2, b5 = at(trivial, 2), at(trivial, 5)
+value("trivial_2", b2, "max of (3.6) of the trivial U = 0 (max |U_ref|) over every macro node of [0, 2]")
+value("trivial_5", b5, "the same over [0, 5]")
 local track = {}
 for _, m in ipairs { "FE", "IFE" } do
   local rm, last = running(runs[m])
@@ -167,31 +179,27 @@ for _, m in ipairs { "FE", "IFE" } do
   value("tracking_" .. m .. "_2", e2, "max of (3.6) over every macro node of [0, 2]")
   value("tracking_" .. m .. "_5", e5, "max of (3.6) over every macro node of [0, 5]")
   value("tracking_" .. m .. "_T", rm[#rm], "max of (3.6) over [0, T]")
-  value("tracking_" .. m .. "_until", last or 0, "last macro time with the running max <= 0.12")
+  value("tracking_" .. m .. "_until", last or 0, "last macro time up to which the running max stays below the trivial run's")
 end
-cl:claim { key = "early_tracking", text = "the HMM curves follow the averaged solution early on (max of (3.6) over every macro node of [0, 2] and of [0, 5])",
+-- "close early on" (notes §7 F3.1; the paper prints no number): the HMM's error over the notes'
+-- early windows [0, 2] and [0, 5] below the error of not moving at all (the trivial U = 0), a
+-- comparison without a band (the notes' 0.04 and 0.12 were their prototype's 0.028 and 0.096
+-- plus a margin); the ratios are shown
+cl:claim { key = "early_tracking", text = "the HMM curves follow the averaged solution early on (max of (3.6) over every macro node of [0, 2] and of [0, 5], " ..
+       "against that of the trivial Θ = Ω = 0)",
   published = "close", any = "the consistency of both schemes over a few slow periods, at any parameters",
   premises = { E.premise(P.T >= 5, "the run spans the early interval [%v, %v] (T = %v)", 0, 5, P.T) },
   judge = function()
-    -- the trivial run U = 0 errs by max |U_ref| on [0, t]: a check it would pass tells nothing
-    -- about the HMM (a small motion, Omega0 = -0.02: max |U_ref| = 0.02 < 0.04), so it is not counted
-    local function trivial(t)
-      local m = 0
-      for n = 1, math.min(#ref[1], math.floor(t / P.H + 0.5) + 1) do m = math.max(m, math.sqrt(ref[1][n] ^ 2 + ref[2][n] ^ 2)) end
-      return m
-    end
-    local b2, b5 = trivial(2), trivial(5)
     local cells, items = {}, {}
     for _, m in ipairs { "FE", "IFE" } do
       local t = track[m]
-      cells[#cells + 1] = E.T("%s: %.3f, %.3f (≤ %v until t = %.2f; max over [%v, %v] %.3f)", m, t.e2, t.e5, 0.12, t.last, 0, P.T, t.max)
-      if b2 > 0.04 then items[#items + 1] = { ok = t.e2 <= 0.04, label = m .. " on [0, 2]" } end
-      if b5 > 0.12 then items[#items + 1] = { ok = t.e5 <= 0.12, label = m .. " on [0, 5]" } end
+      cells[#cells + 1] = E.T("%s: %.3f, %.3f (%.2f and %.2f of the trivial run's; below it until t = %.2f; max over [%v, %v] %.3f)",
+                              m, t.e2, t.e5, t.e2 / b2, t.e5 / b5, t.last, 0, P.T, t.max)
+      items[#items + 1] = { ok = t.e2 < b2, label = m .. " on [0, 2]" }
+      items[#items + 1] = { ok = t.e5 < b5, label = m .. " on [0, 5]" }
     end
-    local trivially = (b2 > 0.04 and b5 > 0.12) and "" or
-      E.T("; the trivial Θ = Ω = %v errs by %.3g on [%v, %v] and %.3g on [%v, %v]: a check it passes is not counted", 0, b2, 0, 2, b5, 0, 5)
-    return { measured = E.join(cells, "; ") .. E.T(" (accept ≤ %v and ≤ %v)", 0.04, 0.12) .. trivially, items = items, what = "checks",
-             none = E.T("the motion is smaller than the acceptance: the trivial Θ = Ω = %v would pass every check", 0) }
+    return { measured = E.join(cells, "; ") .. E.T("; the trivial Θ = Ω = %v errs by %.3f on [%v, %v] and %.3f on [%v, %v] (accept: below it)", 0, b2, 0, 2, b5, 0, 5),
+             items = items, what = "checks" }
   end }
 -- FE's spiral: forward Euler's growth, not the micro bias (A16 blamed the Verlet bias)
 local pref = ste.period(ref[1], P.H)
@@ -204,19 +212,19 @@ local predicted = math.exp(0.5 * (P.T - 5) / P.H * math.log(1 + x)) -- sqrt(1 + 
 value("fe_growth", gv, "max |Theta_FE| on [T - 5, T] over max on [0, 5]")
 value("fe_growth_control", gc, "the same with the control micro-solver")
 value("fe_growth_linear", predicted, "sqrt(1 + w^2 H^2)^((T - 5)/H), w = 2 pi / (the reference's period)")
+-- a visible spiral (> 1.5) is what forward Euler predicts only where its linear growth exceeds 1.5
+-- (H = 0.01 over [0, 50]: 1.94; H = 0.002: 1.14); below, the statement is not about this run
+local growth_premise = pref and
+  E.premise(predicted > 1.5, "a visible spiral predicted: forward Euler's linear growth over this span, %.3g, above the acceptance %v", predicted, 1.5)
+  or E.premise(false, "a visible spiral predicted: the reference has no period on [%v, T], T = %v, to predict forward Euler's growth from", 0, P.T)
 cl:claim { key = "fe_grows", text = "HMM-FE" .. mv .. " spirals out: max abs(Θ) on the last 5 s over the first 5 s, with the control micro-solver " .. P.control ..
        " beside it; forward Euler's linear growth √(1 + ω²H²)^N over the T − 5 s between the windows (ω = 2π/period of the reference)",
   published = "visible deviation", any = "forward Euler's growth on an oscillation, at any parameters over the paper's span",
-  premises = { long_run },
+  premises = { long_run, growth_premise },
   judge = function()
-    -- a visible spiral (> 1.5) is what forward Euler predicts only where its linear growth exceeds 1.5
-    -- (H = 0.01 over [0, 50]: 1.94; H = 0.002: 1.14); below, the statement is not about this run
-    local small = not (predicted > 1.5) and
-      E.T("forward Euler's linear growth over this span, %.3g, is below the acceptance %v: no visible spiral is predicted (a smaller H or a shorter T)", predicted, 1.5)
     return { measured = E.T("%.2f (%s), %.2f (%s); linear growth %.2f (accept > %v with both micro-solvers: the macro scheme's growth)", gv, P.micro, gc, P.control,
                             predicted, 1.5),
-             items = small and {} or { { ok = gv > 1.5, label = P.micro }, { ok = gc > 1.5, label = P.control } }, what = "micro-solvers",
-             none = small }
+             items = { { ok = gv > 1.5, label = P.micro }, { ok = gc > 1.5, label = P.control } }, what = "micro-solvers" }
   end }
 local A1ife = ste.amplitude(runs.IFE.Th, P.H, P.T - 5, P.T)
 local Aref = ste.amplitude(ref[1], P.H, P.T - 5, P.T)
@@ -254,20 +262,18 @@ end
 local lv, lc = lead(runs.IFE), lead(ctl.IFE)
 value("ife_phase_lead", lv or 0 / 0, "last upward crossing of the reference minus that of HMM-IFE [s]")
 value("ife_phase_lead_control", lc or 0 / 0, "the same with the control micro-solver [s]")
+-- A16 is about the bias of Figure 3.1's micro-solver v (velocity Verlet: it speeds the slow motion
+-- up); another micro-solver (rk4: no such bias; lf: the opposite sign) is not its subject
 cl:claim { key = "ife_phase_lead", text = "HMM-IFE" .. mv .. " leads in phase by t = T; the lead is the Verlet bias of the micro-solver (A16): " ..
        "with the control micro-solver " .. P.control .. " it vanishes", published = "phase lead",
   any = "the micro-solver's bias in the averaged force (A16), at any parameters over the paper's span",
-  premises = { long_run, E.premise(controls, "a control micro-solver other than the micro-solver (control = %s, micro = %s)", P.control, P.micro),
+  premises = { long_run, E.premise(P.micro == "v", "the micro-solver is A16's Verlet v, whose bias the statement is about (micro = %s)", P.micro),
+               E.premise(controls, "a control micro-solver other than the micro-solver (control = %s, micro = %s)", P.control, P.micro),
                E.premise(lv ~= nil and lc ~= nil, "the same number of upward zero crossings in both runs and the reference (a lead to measure)") },
   judge = function()
-    -- A16 is about the bias of Figure 3.1's micro-solver v (velocity Verlet: it speeds the slow
-    -- motion up); another micro-solver (rk4: no such bias; lf: the opposite sign) is not its subject
-    local other = P.micro ~= "v" and
-      E.T("the lead is A16's statement about the Verlet micro-solver v of Figure 3.1; this run's micro-solver is %s", P.micro)
     return { measured = E.T("lead %.3f s (%s) against %.3f s (%s) at the last upward crossing (accept > %v s and the control's below a fifth of it)",
                             lv, P.micro, lc, P.control, 0.5),
-             items = other and {} or { { ok = lv > 0.5, label = "the lead" }, { ok = math.abs(lc) < lv / 5, label = "the control's" } }, what = "checks",
-             none = other }
+             items = { { ok = lv > 0.5, label = "the lead" }, { ok = math.abs(lc) < lv / 5, label = "the control's" } }, what = "checks" }
   end }
 local est = runs.FE.work.macro_steps
 local per = runs.FE.work.micro_steps / est

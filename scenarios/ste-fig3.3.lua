@@ -39,22 +39,22 @@ local cl = E.claims(sc)
 ste.order_claim(cl, rows, { key = "v_rk4_order2", name = "HMM-V-rk4", lo = 0.001, hi = 0.1, alo = 1.8, ahi = 2.2, settle = 0.3,
                             text = "HMM-V-rk4 maintains second order for small H", published = "O(H²)", P = P })
 local e5, e1 = ste.at(rows, "HMM-V-v", 0.5), ste.at(rows, "HMM-V-v", 0.1)
+-- while the macro error dominates: with an estimator coarser than row 2's its floor reaches H = 0.1
 cl:claim { key = "v_v_order2_large_H", text = "HMM-V-v is second order while ℰ_H dominates", published = "O(H²)",
-  any = "the macro error of the Verlet scheme, at any ε", premises = { E.premise(e5 ~= nil and e1 ~= nil, "HMM-V-v run at both of H %v and %v", 0.5, 0.1) },
+  any = "the macro error of the Verlet scheme, at any ε",
+  premises = { E.premise(e5 ~= nil and e1 ~= nil, "HMM-V-v run at both of H %s and %s", ste.Hs(0.5), ste.Hs(0.1)),
+               ste.row2_premise(P, { { h_per_eps = P.h_per_eps, eta_eps = P.eta_eps } }) },
   judge = function()
-    -- while the macro error dominates: with an estimator coarser than row 2's its floor reaches H = 0.1
-    local coarse = ste.coarser_than_row2(P, { { h_per_eps = P.h_per_eps, eta_eps = P.eta_eps } })
-    return { measured = E.T("E(%v)/E(%v) = %.1f (accept ≥ %v; second order gives %v)", 0.5, 0.1, e5 / e1, 8, 25),
-             items = coarse and {} or { e5 / e1 >= 8 }, what = "ratio", none = coarse }
+    return { measured = E.T("E(%s)/E(%s) = %.1f (accept ≥ %v; second order gives %v)", ste.Hs(0.5), ste.Hs(0.1), e5 / e1, 8, 25),
+             items = { e5 / e1 >= 8 }, what = "ratio" }
   end }
 local a, b = ste.at(rows, "HMM-V-v", 0.001), ste.at(rows, "HMM-V-v", 0.02)
 cl:claim { key = "v_v_levels_off", text = "HMM-V-v levels off for small H (ℰ_HMM dominates)", published = "levels off",
   any = "the micro-solver's bias, fixed by h/ε, bounds the error from below at any ε",
-  premises = { E.premise(a ~= nil and b ~= nil, "HMM-V-v run at both of H %v and %v", 0.001, 0.02) },
+  premises = { E.premise(a ~= nil and b ~= nil, "HMM-V-v run at both of H %s and %s", ste.Hs(0.001), ste.Hs(0.02)), ste.floor_premise(P) },
   judge = function()
-    local finer = ste.floor_finer_than_row2(P)
-    return { measured = E.T("E(%v)/E(%v) = %.3f (accept > %v), plateau %.3e", 0.001, 0.02, a / b, 0.8, a),
-             items = finer and {} or { a / b > 0.8 }, what = "ratio", none = finer }
+    return { measured = E.T("E(%s)/E(%s) = %.3f (accept > %v), plateau %.3e", ste.Hs(0.001), ste.Hs(0.02), a / b, 0.8, a),
+             items = { a / b > 0.8 }, what = "ratio" }
   end }
 local md = ste.prototype_claim(cl, sc, P, rows, curves, 0.005)
 cl:write(string.format("Two force estimates per macro step, each of %d micro-steps.", rows[1].micro_steps / rows[1].estimates))

@@ -88,7 +88,7 @@ local sc = S.new {
     { "T", 2, "s", "end of the runs (rounded down to whole macro-steps)", positive = true, max = 1e3 },
     { "H_periods", 8, "", "macro-step of the HMM and SAM in forcing periods", positive = true, integer = true, max = 1e7 },
     { "macro", "leapfrog", "", "HMM macro scheme (Algorithm 2: leapfrog)", choices = kz.hmm_macros.names },
-    { "micro", "rk4", "", "HMM micro-stepper (Algorithm 2: Verlet)", choices = micros },
+    { "micro", "rk4", "", "HMM micro-stepper (Calvo & Sanz-Serna's Tables 2.1-2.3: Verlet)", choices = micros },
     { "steps_per_period", 16, "", "HMM micro-steps per forcing period", positive = true, integer = true, max = 1e5 },
     { "kernel", "uniform", "", "HMM averaging kernel (simple filtering: uniform)", choices = kz.kernels.names },
     { "eta_periods", 1, "", "HMM window in forcing periods (eta_periods * steps_per_period even)", positive = true,
@@ -396,5 +396,5 @@ io.stderr:write(string.format("ex-hpendulum: CPU seconds of the whole experiment
 cl:write(string.format("At t = %.4f s: HMM Q = %.6f, averaged Q = %.6f, direct q = %.6f rad. The C source is compiled " ..
   "on the first run into the user cache (lib/usermodel.lua) and loaded from there afterwards.", T, run.Q[N + 1],
   avg[1][N + 1], run.direct[1][N + 1]))
-sc:figure("ex-hpendulum", { omega = P.omega, vmax = P.vmax, l = P.l, q0 = P.q0, phistar = cstar < 1 and math.acos(cstar) or -1,
+sc:figure("ex-hpendulum", { omega = P.omega, vmax = P.vmax, l = P.l, g = P.g, q0 = P.q0, phistar = cstar < 1 and math.acos(cstar) or -1,
                              H = H, Hp = P.H_periods })

@@ -62,3 +62,21 @@ describe("ex-hpendulum: the figure and the help say what was run", function()
     assert.truthy(line:find("Verlet", 1, true) and out:match("\n%s*micro%s+[^\n]*\n%s*default: rk4"), out)
   end)
 end)
+
+describe("ex-kapitza-map: lower_boundary prints the tolerances it applied", function()
+  it("each frequency's tolerance 0.1 + step/criterion, not 'at most 0.1'", function()
+    -- the old text read 'accept ≤ 0.1 plus the step relative to the criterion, at most 0.1': the
+    -- second 0.1 bounds the step's share, the tolerances applied (here 0.171 to 0.19) never showed
+    local by = claims("ex-kapitza-map", "n_amp=60 n_freq=20 w_min=10 threads=1")
+    local r = by.lower_boundary
+    assert.are.equal("yes", r.holds, r.reproduced)
+    local lo, hi = r.reproduced:match("tolerances ([%d.e+-]+) to ([%d.e+-]+)")
+    assert.truthy(lo, r.reproduced)
+    lo, hi = tonumber(lo), tonumber(hi)
+    local step = 0.6 / 60 -- a_max / n_amp; the criterion sqrt(2)/w at w = 10 .. 100
+    assert.is_true(lo > 0.1 and hi <= 0.1 + step / (math.sqrt(2) / 100) + 1e-3 and lo <= hi, r.reproduced)
+    local worst, tol = r.reproduced:match("largest relative difference ([%d.e+-]+) at .-%(its tolerance ([%d.e+-]+)%)")
+    assert.truthy(worst, r.reproduced)
+    assert.is_true(tonumber(worst) <= tonumber(tol) and tonumber(tol) >= lo and tonumber(tol) <= hi, r.reproduced)
+  end)
+end)

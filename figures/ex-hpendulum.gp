@@ -2,14 +2,14 @@
 # pivot, a user model. Left: the angle from the downward vertical at the macro nodes t_n = n H --
 # the direct integration, the averaged (Kapitza) motion, the HMM and SAM -- and the tilted
 # equilibrium. Right: the HMM's force estimates against Kapitza's averaged force and gravity
-# alone. Drawn by the scenario from its data: datadir, outfile, omega, vmax, l, q0, phistar
+# alone. Drawn by the scenario from its data: datadir, outfile, omega, vmax, l, g, q0, phistar
 # (-1: none), H, Hp come from the run.
 load root.'/figures/style.gpi'
 set terminal svg size 1000,500 dynamic enhanced font 'Helvetica,13' linewidth 1.2 background rgb 'white'
 set output outfile
 f = datadir.'/ex-hpendulum.tsv'
 ff = datadir.'/ex-hpendulum-force.tsv'
-set multiplot layout 1,2 title sprintf("Pendulum with a horizontally vibrated pivot: ω = %g s^{-1}, v_{max} = %g m/s, ℓ = %g m, φ(0) = %g", omega, vmax, l, q0)
+set multiplot layout 1,2 title sprintf("Pendulum with a horizontally vibrated pivot: ω = %g s^{-1}, v_{max} = %g m/s, ℓ = %g m, g = %g m/s^2, φ(0) = %g", omega, vmax, l, g, q0)
 set key below center horizontal nobox noopaque samplen 2
 set xlabel "t [s]"
 set ylabel "angle from the downward vertical [rad]"

@@ -268,13 +268,14 @@ cl:claim { key = "lower_boundary", text = "at high frequency (ω√(ℓ/g) ≥ 1
   published = "a/ℓ = √2/(ω√(ℓ/g))", any = "averaging, at any frequency high against the slow motion",
   premises = { can_stay, E.at_least(#devs, 1, E.T("frequencies ω√(ℓ/g) ≥ %v with a stable cell, where the amplitude step %.3g is at most %v of the criterion and a run below the accepted band falls within T_slow", 10, step, 0.1)) },
   judge = function()
-    local items, worst = {}, 0
+    local items, worst, lo, hi = {}, devs[1], math.huge, 0
     for _, d in ipairs(devs) do
       items[#items + 1] = { ok = d.d <= d.tol, label = E.T("ω√(ℓ/g) = %.3g", d.w).s }
-      worst = math.max(worst, d.d)
+      if d.d > worst.d then worst = d end
+      lo, hi = math.min(lo, d.tol), math.max(hi, d.tol)
     end
-    return { measured = E.T("largest relative difference %.3g over %d frequencies (accept ≤ %v plus the step relative to the criterion, at most %v)",
-                            worst, #devs, 0.1, 0.1), items = items, what = "frequencies" }
+    return { measured = E.T("largest relative difference %.3g at ω√(ℓ/g) = %.3g (its tolerance %.3g) over %d frequencies (accept ≤ %v plus the amplitude step relative to the criterion: tolerances %.3g to %.3g)",
+                            worst.d, worst.w, worst.tol, #devs, 0.1, lo, hi), items = items, what = "frequencies" }
   end }
 
 sc:write_tsv("data/ex-kapitza-map.tsv", { "lw", "w", "a", "stays", "maxq" }, rows, comments)

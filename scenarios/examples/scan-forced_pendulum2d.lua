@@ -15,7 +15,7 @@ local hmm = require "kapitza.hmm"
 local sc = S.new { id = "scan-forced_pendulum2d", title = "Two coupled vibrated pendulums: the HMM against RK4 over omega",
   params = {
     { "omega", { 1e3, 1e4 }, "s^-1", "vibration frequencies (list)", positive = true, min = 10, max = 1e6 },
-    { "T", 1, "s", "end time (rounded to whole periods)", positive = true, max = 100 },
+    { "T", 1, "s", "end time (rounded to a whole multiple of N periods, at least N periods)", positive = true, max = 100 },
     { "N", 100, "", "HMM macro steps", integer = true, min = 1, max = 1e5 },
     { "n", 16, "", "HMM micro steps per period (RK4)", integer = true, min = 2, max = 1024 },
   }, quick = { omega = { 1e3 } } }
@@ -28,6 +28,12 @@ for _, om in ipairs(P.omega) do
   local period = mf.period
   local K = math.max(P.N, P.N * math.floor(P.T / period / P.N + 0.5)) -- whole periods, N divides K
   local T = K * period
+  -- the HMM's N macro-steps are whole periods: T moves to K = a multiple of N periods (at least N);
+  -- say so where that is more than the rounding to whole periods
+  if math.abs(T - P.T) > 0.5 * period then
+    io.stderr:write(string.format("%s: omega = %g: T = %g s is %.4g periods; run to %d periods (T = %.6g s): the N = %d macro-steps are whole periods\n",
+                                  sc.id, om, P.T, P.T / period, K, T, P.N))
+  end
   local y, c = kz.run(mf.model.sys, "rk4", 0, period / 64, 64 * K, mf.y0)
   local Q, _, w = hmm.run(mf.model, { preset = "cs2", micro = "rk4", kernel = "uniform", eta = period, h = period / P.n,
                                       H = T / P.N, T = T, Y0 = mf.y0 })

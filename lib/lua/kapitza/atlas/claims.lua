@@ -78,9 +78,9 @@ function M.claim_exponent(cl, key, text, prob, P, rows, method, e, lo, hi, span)
     -- matter when ks is small or when k - ks gets the same verdict as k
     local function inside(x) return x >= lo and x <= hi end
     premises[#premises + 1] = E.premise(math.abs(ks) <= SPAN_SLOPE or inside(k) == inside(k - ks),
-                                        "the spans T (whole multiples of 32 periods) at those %s values (T = %s) do not decide the verdict: " ..
+                                        "the spans integrated (T rounded to whole multiples of %v periods) at those %s values (%s s) do not decide the verdict: " ..
                                         "their own exponent %.3f within ±%v, or the exponent less it (%.2f) on the same side of the bounds as %.2f",
-                                        prob.stiff.label, E.join(tl, ", "), ks, SPAN_SLOPE, k - ks, k)
+                                        32, prob.stiff.label, E.join(tl, ", "), ks, SPAN_SLOPE, k - ks, k)
   end
   return cl:claim { key = key, text = text, published = E.T("∝ %s^k, k ", rate_word(prob)) .. range, any = why_scaling,
     premises = premises,

@@ -245,9 +245,12 @@ function M.write_curves(sc, P, rows, curves, guide)
   local Hs = {}
   for _, r in ipairs(rows) do Hs[#Hs + 1] = r.H end
   local _, hlo, hhi = E.range(Hs)
+  -- the y range of the log axis from the positive errors; none (every error 0: an initial state at
+  -- the equilibrium, Omega0 = 1e-300) draws the axes alone, from round-off to 1
   local errs = {}
-  for _, r in ipairs(rows) do errs[#errs + 1] = r.error end
-  local _, elo, ehi = E.range(errs)
+  for _, r in ipairs(rows) do if r.error > 0 and r.error < math.huge then errs[#errs + 1] = r.error end end
+  local elo, ehi = 3e-17, 1 / 3
+  if #errs > 0 then _, elo, ehi = E.range(errs) end
   sc:figure(sc.id, { curves = table.concat(names, " "),
                      guide_slope = guide, guide_H = mid.H, guide_E = mid.error,
                      xmin = 0.5 / hhi, xmax = 2 / hlo, ymin = elo / 3, ymax = ehi * 3,
@@ -363,7 +366,8 @@ end
 function M.order_claim(cl, rows, o)
   local xs, ys = {}, {}
   for _, r in ipairs(M.curve(rows, o.name)) do
-    if r.H >= o.lo * (1 - 1e-9) and r.H <= o.hi * (1 + 1e-9) then xs[#xs + 1], ys[#ys + 1] = r.H, r.error end
+    -- an error of 0 (a run at rest at the equilibrium) has no logarithm: no slope is taken through it
+    if r.H >= o.lo * (1 - 1e-9) and r.H <= o.hi * (1 + 1e-9) and r.error > 0 then xs[#xs + 1], ys[#ys + 1] = r.H, r.error end
   end
   local mid = math.sqrt(o.lo * o.hi)
   local sl, idx = #xs >= 2 and E.local_slopes(xs, ys) or {}, {}

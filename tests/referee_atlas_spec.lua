@@ -101,7 +101,7 @@ describe("atlas claims decided by measured works (referee)", function()
     local cl = E.claims(nil)
     assert.are.equal("no", AC.claim_exponent(cl, "k0", "t", prob, P, rows, "rk4", 1e-3, 0.9, 1.05))
     assert.are.equal("n/a", AC.claim_exponent(cl, "k", "t", prob, P, rows, "rk4", 1e-3, 0.9, 1.05, span))
-    assert.truthy(last(cl).measured:find("T = 0.2011, 0.3016, 0.2996", 1, true), last(cl).measured)
+    assert.truthy(last(cl).measured:find("(0.2011, 0.3016, 0.2996 s)", 1, true), last(cl).measured)
     -- where the correction does not change the verdict, the verdict stands
     assert.are.equal("yes", AC.claim_exponent(cl, "k2", "t", prob, P, rows, "rk4", 1e-3, 0.9, 1.2, span))
     -- equal spans: no premise to fail

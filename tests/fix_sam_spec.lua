@@ -1,24 +1,11 @@
 -- The fixer pass of issue 27 (item 6, second round) on the sam share: the defects the sam referee
 -- left (/work/issues/left/sam.md, items 12-16), each through the real command line at off-paper
 -- parameters, with the verdict or text the fix gives. Every run is small (about 1-2 s here).
-local S = require "kapitza.scenario"
 local U = require "testutil"
 
--- run a scenario into a fresh directory; returns the directory (caller removes it)
-local function run(id, args)
-  local dir = U.tmpdir()
-  local st, _, err = U.run(string.format("KZ_QUIET=1 luajit scenarios/%s.lua --out '%s' %s", id, dir, args))
-  assert.are.equal(0, st, id .. " " .. args .. ": " .. err)
-  return dir
-end
+local run = U.run_scenario -- into a fresh directory (the caller removes it)
 
--- the claims table of a run: claim key -> row
-local function claims(dir, name)
-  local rows = assert(S.read_table(dir .. "/tables/" .. name .. ".tsv"))
-  local t = {}
-  for _, r in ipairs(rows) do t[r.claim] = r end
-  return t
-end
+local claims = U.claims_table -- claim key -> row, and the rows
 
 local function has(row, s) assert.truthy(row.reproduced:find(s, 1, true), row.reproduced) end
 

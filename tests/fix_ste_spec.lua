@@ -4,19 +4,9 @@
 -- parameters shown in a form other than the one given (R4). Every case fails on the code before
 -- its fix.
 local U = require "testutil"
-local S = require "kapitza.scenario"
 
 -- run a scenario into a fresh folder; returns its claims (key -> row) and the folder's reader
-local function run(id, args)
-  local dir = U.tmpdir()
-  local st, _, err = U.run(string.format("KZ_QUIET=1 luajit scenarios/%s.lua --out '%s/out' %s", id, dir, args))
-  assert.are.equal(0, st, err)
-  local rows = assert(S.read_table(dir .. "/out/tables/" .. id .. ".tsv"))
-  local t = {}
-  for _, r in ipairs(rows) do if r.claim then t[r.claim] = r end end
-  U.rmdir(dir)
-  return t
-end
+local run = U.scenario_claims -- claim key -> row (text: its reproduced column)
 
 local function refused(id, args, what)
   local dir = U.tmpdir()

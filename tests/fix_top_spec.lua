@@ -1,24 +1,9 @@
 -- The top referee's defects left to the fixer (issue 27, item 6, second round; /work/issues/left/top.md):
 -- each case runs one scenario of scenarios/top-*.lua at the referee's parameters (small, in a
--- temporary directory) and checks the corrected verdict. FIX_TOP_ROOT (default: the checkout) names
--- the tree whose scenarios and lib are run: a copy with the old files shows each case failing there.
+-- temporary directory) and checks the corrected verdict.
 local U = require "testutil"
-local S = require "kapitza.scenario"
 
-local root = os.getenv("FIX_TOP_ROOT") or "."
-
-local function run(id, args)
-  local dir = U.tmpdir()
-  local st, _, err = U.run(string.format("KZ_QUIET=1 luajit %s/scenarios/%s.lua --out %s %s", root, id, dir, args))
-  assert.are.equal(0, st, id .. " " .. args .. ": " .. tostring(err))
-  local rows = assert(S.read_table(dir .. "/tables/" .. id .. ".tsv"))
-  local by = {}
-  for _, r in ipairs(rows) do
-    by[r.claim] = { holds = tostring(r.holds), text = tostring(r.reproduced), evidence = tostring(r.evidence), premises = tostring(r.premises) }
-  end
-  U.rmdir(dir)
-  return by
-end
+local run = U.scenario_claims -- claim key -> row (text: its reproduced column)
 
 describe("the top referee's left defects", function()
   it("1. top-fig14 optimum_independent_of_H: windows x1.67-2 apart cannot tell a factor 1.5, so n/a (was no)", function()

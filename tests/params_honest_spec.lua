@@ -9,21 +9,9 @@ local S = require "kapitza.scenario"
 local D = require "kapitza.papers.dpend"
 local U = require "testutil"
 
--- run a scenario into a fresh directory; returns the directory (caller removes it)
-local function run(id, args)
-  local dir = U.tmpdir()
-  local st, _, err = U.run(string.format("KZ_QUIET=1 luajit scenarios/%s.lua --out %s %s", id, dir, args))
-  assert.are.equal(0, st, id .. " " .. args .. ": " .. err)
-  return dir
-end
+local run = U.run_scenario -- into a fresh directory (the caller removes it)
 
--- the claims table of a run: claim key -> {holds, reproduced}
-local function claims(dir, name)
-  local rows = assert(S.read_table(dir .. "/tables/" .. name .. ".tsv"))
-  local t = {}
-  for _, r in ipairs(rows) do t[r.claim] = r end
-  return t, rows
-end
+local claims = U.claims_table -- claim key -> row, and the rows
 
 local function refused(id, args, what)
   local st, _, err = U.run(string.format("luajit scenarios/%s.lua --quick --out /tmp/kz-never %s", id, args))

@@ -1,24 +1,11 @@
 -- The referee pass of issue 27 (item 6) on Calvo, Chartier, Murua & Sanz-Serna (sam-fig3, sam-fig4,
 -- sam-fig5): each defect found at off-paper parameters, through the real command line, with the
 -- verdict or text a careful referee would accept. Every run is --quick or small (about 1 s here).
-local S = require "kapitza.scenario"
 local U = require "testutil"
 
--- run a scenario into a fresh directory; returns the directory (caller removes it)
-local function run(id, args)
-  local dir = U.tmpdir()
-  local st, _, err = U.run(string.format("KZ_QUIET=1 luajit scenarios/%s.lua --out '%s' %s", id, dir, args))
-  assert.are.equal(0, st, id .. " " .. args .. ": " .. err)
-  return dir
-end
+local run = U.run_scenario -- into a fresh directory (the caller removes it)
 
--- the claims table of a run: claim key -> row
-local function claims(dir, name)
-  local rows = assert(S.read_table(dir .. "/tables/" .. name .. ".tsv"))
-  local t = {}
-  for _, r in ipairs(rows) do t[r.claim] = r end
-  return t
-end
+local claims = U.claims_table -- claim key -> row, and the rows
 
 local function read(path)
   local f = assert(io.open(path, "rb"))

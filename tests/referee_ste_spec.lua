@@ -3,19 +3,9 @@
 -- careful referee accepts. Every case failed on the code before the fixes (a crash, a "no" or
 -- "partly" where a premise of the statement fails, a "yes" that a trivial run would earn).
 local U = require "testutil"
-local S = require "kapitza.scenario"
 
 -- run a scenario into a fresh folder; its claims: key -> {holds, reproduced, evidence}
-local function run(id, args)
-  local dir = U.tmpdir()
-  local st, _, err = U.run(string.format("KZ_QUIET=1 luajit scenarios/%s.lua --out '%s/out' %s", id, dir, args))
-  assert.are.equal(0, st, err)
-  local rows = assert(S.read_table(dir .. "/out/tables/" .. id .. ".tsv"))
-  local t = {}
-  for _, r in ipairs(rows) do if r.claim then t[r.claim] = r end end
-  U.rmdir(dir)
-  return t
-end
+local run = U.scenario_claims -- claim key -> row (text: its reproduced column)
 
 local function na(c, key, why)
   assert.truthy(c[key], key)

@@ -2,18 +2,8 @@
 -- a referee rerunning them away from the printed parameters rejected. Each case runs one scenario
 -- (small, in a temporary directory) and checks the corrected verdict or text.
 local U = require "testutil"
-local S = require "kapitza.scenario"
 
-local function run(id, args)
-  local dir = U.tmpdir()
-  local st, _, err = U.run(string.format("KZ_QUIET=1 luajit scenarios/%s.lua --out %s %s", id, dir, args))
-  assert.are.equal(0, st, id .. " " .. args .. ": " .. tostring(err))
-  local rows = assert(S.read_table(dir .. "/tables/" .. id .. ".tsv"))
-  local by = {}
-  for _, r in ipairs(rows) do by[r.claim] = { holds = tostring(r.holds), text = tostring(r.reproduced), evidence = tostring(r.evidence) } end
-  U.rmdir(dir)
-  return by
-end
+local run = U.scenario_claims -- claim key -> row (text: its reproduced column)
 
 describe("the referee's top findings", function()
   it("top-fig5 vmax=1.5: no stable q = 0 to oscillate about, so slow_oscillation is n/a (was no), with the Kapitza condition", function()

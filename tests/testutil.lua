@@ -106,4 +106,39 @@ function M.scenarios()
   return t
 end
 
+--- Run scenarios/<id>.lua with the arguments args (a string of key=value words, --quick) into a
+-- fresh directory; asserts exit 0 (the run's stderr in the message). Returns the directory (the
+-- caller removes it).
+function M.run_scenario(id, args)
+  local dir = M.tmpdir()
+  local st, _, err = M.run(string.format("KZ_QUIET=1 luajit scenarios/%s.lua --out '%s' %s", id, dir, args or ""))
+  assert(st == 0, string.format("%s %s: exit %d: %s", id, args or "", st, err))
+  return dir
+end
+
+--- The claims table tables/<name>.tsv of a run in dir: claim key -> its row (the columns claim,
+-- published, reproduced, holds, evidence, premises, at, values; `text` is the row's reproduced
+-- column), and the rows in order.
+function M.claims_table(dir, name)
+  local S = require "kapitza.scenario"
+  local rows = assert(S.read_table(dir .. "/tables/" .. name .. ".tsv"))
+  local t = {}
+  for _, r in ipairs(rows) do
+    if r.claim then
+      r.text = r.text or (r.reproduced ~= nil and tostring(r.reproduced) or nil)
+      t[r.claim] = r
+    end
+  end
+  return t, rows
+end
+
+--- Run a scenario (M.run_scenario) and read its claims table tables/<name or id>.tsv; the run's
+-- directory is removed. Returns claim key -> row (M.claims_table).
+function M.scenario_claims(id, args, name)
+  local dir = M.run_scenario(id, args)
+  local t, rows = M.claims_table(dir, name or id)
+  M.rmdir(dir)
+  return t, rows
+end
+
 return M

@@ -201,11 +201,23 @@ function M.rows(rows, file, P)
   return out
 end
 
+--- Check one claims table c (U.claims_tables: file, cols, rows): its rows (M.rows), and that the
+-- verdict is its last column (as in the Markdown table), where a reader of claims tables that
+-- knows no column names looks for it. Returns a list of {kind, what}.
+function M.table(c, P)
+  local out = {}
+  if c.cols[#c.cols] ~= "holds" then
+    out[1] = { kind = "verdict", what = string.format("%s: the last column is %s, not the verdict (holds)", c.file, tostring(c.cols[#c.cols])) }
+  end
+  for _, p in ipairs(M.rows(c.rows, c.file, P)) do out[#out + 1] = p end
+  return out
+end
+
 --- Check every claims table and figure of a run's output folder. Returns the problems.
 function M.run(dir, P)
   local out = {}
   for _, c in ipairs(U.claims_tables(dir)) do
-    for _, p in ipairs(M.rows(c.rows, c.file, P)) do out[#out + 1] = p end
+    for _, p in ipairs(M.table(c, P)) do out[#out + 1] = p end
   end
   if P then
     for _, f in ipairs(U.files(dir .. "/figures")) do

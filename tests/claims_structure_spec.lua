@@ -127,7 +127,7 @@ describe("the checked-in claims tables", function()
     it(c.file .. ": the structure of every claim", function()
       local id = c.id:gsub("%-claims$", "")
       local P = io.open(U.root .. "/scenarios/" .. id .. ".lua") and CC.effective(U.params(id), false, {}) or nil
-      local text = CC.report(CC.rows(c.rows, c.file, P))
+      local text = CC.report(CC.table(c, P))
       assert.are.equal("", text)
     end)
   end

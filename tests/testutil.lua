@@ -79,7 +79,7 @@ function M.params(id)
 end
 
 --- The claims tables under dir/tables (a .tsv with the columns claim and holds): a list of
--- {file = "tables/<name>.tsv", id = the scenario's id (<id>.tsv or <id>-claims.tsv), rows}.
+-- {file = "tables/<name>.tsv", id = the scenario's id (<id>.tsv or <id>-claims.tsv), rows, cols}.
 function M.claims_tables(dir)
   local S = require "kapitza.scenario"
   local t = {}
@@ -89,7 +89,7 @@ function M.claims_tables(dir)
       local has = {}
       for _, c in ipairs(cols or {}) do has[c] = true end
       if has.claim and has.holds then
-        t[#t + 1] = { file = "tables/" .. f, id = (f:gsub("%.tsv$", ""):gsub("%-claims$", "")), rows = rows }
+        t[#t + 1] = { file = "tables/" .. f, id = (f:gsub("%.tsv$", ""):gsub("%-claims$", "")), rows = rows, cols = cols }
       end
     end
   end
@@ -117,7 +117,7 @@ function M.run_scenario(id, args)
 end
 
 --- The claims table tables/<name>.tsv of a run in dir: claim key -> its row (the columns claim,
--- published, reproduced, holds, evidence, premises, at, values; `text` is the row's reproduced
+-- published, reproduced, evidence, premises, at, values, holds; `text` is the row's reproduced
 -- column), and the rows in order.
 function M.claims_table(dir, name)
   local S = require "kapitza.scenario"

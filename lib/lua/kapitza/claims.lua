@@ -532,6 +532,10 @@ function Claims:md(note)
          (note and ("\n" .. note .. "\n") or "")
 end
 
+--- The columns of a claims TSV, in order: the verdict (holds) last, as in the Markdown table, so
+-- that a reader of the last column finds the verdict whatever columns come before it.
+M.COLUMNS = { "claim", "published", "reproduced", "evidence", "premises", "at", "values", "holds" }
+
 function Claims:tsv_rows()
   local out = {}
   for i, c in ipairs(self.rows) do
@@ -539,7 +543,7 @@ function Claims:tsv_rows()
     out[i] = { claim = c.key, published = nz(c.published), reproduced = nz(c.measured), holds = c.holds,
                evidence = nz(c.evidence), premises = nz(c.premises), at = nz(c.at), values = nz(c.values) }
   end
-  return { "claim", "published", "reproduced", "holds", "evidence", "premises", "at", "values" }, out
+  return M.COLUMNS, out
 end
 
 --- Write tables/<name>.md and tables/<name>.tsv (name defaults to the scenario id).

@@ -68,7 +68,7 @@ function M.join(points, premise)
     rows[#rows + 1] = row
     md[#md + 1] = { e.text, row.published, measured, premises, evidence, v == "no" and "**no**" or v }
   end
-  return { "claim", "published", "reproduced", "holds", "evidence", "premises", "at", "values" }, rows, md
+  return require("kapitza.claims").COLUMNS, rows, md
 end
 
 return M

@@ -164,7 +164,7 @@ end
 -- join
 ---------------------------------------------------------------------------------------------------
 
-local CLAIMS_HEAD = "claim\tpublished\treproduced\tholds" -- (then evidence, premises, at, values)
+local CLAIMS_HEAD = table.concat(require("kapitza.claims").COLUMNS, "\t") -- a claims table's header
 
 -- The claim texts of a claims .md beside a claims .tsv (its first column, row by row), or nil.
 local function md_texts(text)

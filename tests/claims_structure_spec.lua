@@ -180,7 +180,7 @@ local function cases(id, full)
   return t, params
 end
 
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+local q = U.q -- shell quoting
 
 local full = os.getenv("KZ_CLAIMS_FULL") == "1"
 local only = os.getenv("KZ_CLAIMS_ONLY")

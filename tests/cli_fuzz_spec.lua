@@ -14,7 +14,7 @@ local seed = tonumber(os.getenv("KZ_FUZZ_SEED") or "") or 23
 local count = tonumber(os.getenv("KZ_FUZZ_CLI") or "") or 40
 local limit = 20 -- seconds per run
 
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+local q = U.q -- shell quoting
 
 local EX = U.root .. "/scenarios/examples/"
 local models = {

@@ -3,7 +3,7 @@
 -- command and checks the verdict a referee rejected before the fix.
 local U = require "testutil"
 
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+local q = U.q -- shell quoting
 
 -- Run scenarios/<id>.lua with the arguments (a list) into a temporary directory; returns its
 -- claims rows by key and the directory's summary table rows (tables/<id>.tsv, when asked).

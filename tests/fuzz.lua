@@ -20,7 +20,7 @@ local here = debug.getinfo(1, "S").source:match("^@(.*)/[^/]*$") or "."
 package.path = here .. "/../lib/lua/?.lua;" .. here .. "/?.lua;" .. package.path
 local U = require "testutil"
 
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+local q = U.q -- shell quoting
 
 --- The work limit of the cases (KZ_MAX_WORK, force evaluations): 4 times the largest estimate of
 -- a --quick run at its defaults (atlas-pendulum, 5.2e7), so that a value making a run long is

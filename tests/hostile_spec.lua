@@ -6,18 +6,10 @@
 local U = require "testutil"
 
 local KZ = U.root .. "/bin/kapitza"
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+local q = U.q -- shell quoting
 local function kz(args, env) return U.run(string.format("%s%s %s", env and (env .. " ") or "", q(KZ), args)) end
-local function lines(s)
-  local t = {}
-  for l in s:gmatch("[^\n]+") do t[#t + 1] = l end
-  return t
-end
-local function write(path, text)
-  local f = assert(io.open(path, "wb"))
-  f:write(text)
-  f:close()
-end
+local lines = U.lines
+local write = U.write
 local function line(cmd) -- the first line a command prints
   local p = io.popen(cmd)
   local l = p:read("*l")

@@ -8,18 +8,10 @@ local U = require "testutil"
 
 local KZ = U.root .. "/bin/kapitza"
 local SWEEP = U.root .. "/scripts/sweep.lua"
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+local q = U.q -- shell quoting
 local function kz(args, env) return U.run(string.format("%s%s %s", env and (env .. " ") or "", q(KZ), args)) end
-local function lines(s)
-  local t = {}
-  for l in s:gmatch("[^\n]+") do t[#t + 1] = l end
-  return t
-end
-local function write(path, text)
-  local f = assert(io.open(path, "wb"))
-  f:write(text)
-  f:close()
-end
+local lines = U.lines
+local write = U.write
 local function exists(path)
   local f = io.open(path, "rb")
   if f then f:close() end

@@ -12,11 +12,7 @@ local U = require "testutil"
 -- make without the caller's make variables (make -j check passes its jobserver in MAKEFLAGS)
 local MAKE = "env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u KZ_LIB make --no-print-directory -C " .. U.root
 
-local function lines(s)
-  local t = {}
-  for l in s:gmatch("[^\n]+") do t[#t + 1] = l end
-  return t
-end
+local lines = U.lines
 
 local function has(cmd) return U.run("command -v " .. cmd .. " >/dev/null") == 0 end
 

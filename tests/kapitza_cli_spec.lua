@@ -12,12 +12,8 @@ local S = require "kapitza.scenario"
 local KZ = U.root .. "/bin/kapitza"
 local MODEL = U.root .. "/scenarios/examples/forced_pendulum2d.lua"
 
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
-local function lines(s)
-  local t = {}
-  for l in s:gmatch("[^\n]+") do t[#t + 1] = l end
-  return t
-end
+local q = U.q -- shell quoting
+local lines = U.lines
 local function kz(args, dir)
   return U.run(string.format("cd %s && %s %s", q(dir or "/"), q(KZ), args))
 end

@@ -27,7 +27,7 @@ local function params(id)
 end
 
 
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+local q = U.q -- shell quoting
 
 local function split(line, sep)
   local t = {}

@@ -8,13 +8,9 @@
 local U = require "testutil"
 
 local KZ = U.root .. "/bin/kapitza"
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+local q = U.q -- shell quoting
 local function kz(args) return U.run(string.format("%s %s", q(KZ), args)) end
-local function write(path, text)
-  local f = assert(io.open(path, "wb"))
-  f:write(text)
-  f:close()
-end
+local write = U.write
 local function read(path)
   local f = assert(io.open(path, "rb"))
   local s = f:read("*a")

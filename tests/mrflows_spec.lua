@@ -10,7 +10,7 @@ local U = require "testutil"
 
 local KZ = U.root .. "/bin/kapitza"
 local MODEL = U.root .. "/tests/models/mrflows.lua"
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+local q = U.q -- shell quoting
 local function kz(args) return U.run(string.format("%s %s", q(KZ), args)) end
 
 -- the model's equations, written again (V = c/4 [(qs - qf)^4 + (qs + qf)^4], W = omega^2/2 qf^2)

@@ -4,7 +4,7 @@
 local U = require "testutil"
 local V = require "kapitza.papers.vmi_convergence"
 
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+local q = U.q -- shell quoting
 
 -- Run scenarios/<id>.lua with the arguments (a list) into a temporary directory; returns its
 -- claims rows by key.

@@ -17,7 +17,7 @@ local U = require "testutil"
 local F = require "kapitza.files"
 local ffi = require "ffi"
 
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+local q = U.q -- shell quoting
 local function read(p) return F.read(p) end
 local function sleep(s) os.execute("sleep " .. s) end
 

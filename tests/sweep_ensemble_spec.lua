@@ -22,7 +22,7 @@ local MODEL = U.root .. "/tests/models/pend2.lua"
 local TOL = 1e-12
 local T = "16*pi/1e3" -- 8 fast periods at omega = 1e3
 
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+local q = U.q -- shell quoting
 
 local function sweep(dir, args)
   return U.run(string.format("luajit scripts/sweep.lua ensemble %s %s %s", q(MODEL), q(dir), args))

@@ -13,7 +13,7 @@ local U = require "testutil"
 local F = require "kapitza.files"
 local S = require "kapitza.scenario"
 
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+local q = U.q -- shell quoting
 local function read(p) return F.read(p) end
 
 -- emit (with args), run here, merge; returns the sweep's folder, merge's status and stderr

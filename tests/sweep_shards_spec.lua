@@ -8,7 +8,7 @@
 local U = require "testutil"
 local F = require "kapitza.files"
 
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+local q = U.q -- shell quoting
 local function read(p) return F.read(p) end
 local MODEL = U.root .. "/tests/models/pend2.lua"
 local GRID = "--over vmax=2,3,4 --over q0_1=0.1,0.2,0.3,0.4 method=rk4 n=2000 'T=16*pi/1e3' --threads 1"

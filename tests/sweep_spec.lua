@@ -8,7 +8,7 @@ local U = require "testutil"
 local F = require "kapitza.files"
 
 local function read(path) return F.read(path) end
-local function q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+local q = U.q -- shell quoting
 local function lines(s)
   local n = 0
   for _ in s:gmatch("[^\n]+") do n = n + 1 end

@@ -141,4 +141,21 @@ function M.scenario_claims(id, args, name)
   return t, rows
 end
 
+--- s single-quoted for the shell (every ' written as '\'').
+function M.q(s) return "'" .. tostring(s):gsub("'", "'\\''") .. "'" end
+
+--- Write text to path (binary, replacing it).
+function M.write(path, text)
+  local f = assert(io.open(path, "wb"))
+  f:write(text)
+  f:close()
+end
+
+--- The non-empty lines of s.
+function M.lines(s)
+  local t = {}
+  for l in s:gmatch("[^\n]+") do t[#t + 1] = l end
+  return t
+end
+
 return M

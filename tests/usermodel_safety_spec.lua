@@ -13,11 +13,7 @@ local vmi = require "kapitza.vmi"
 pcall(ffi.cdef, "unsigned int getuid(void);")
 local root_user = ffi.C.getuid() == 0
 
-local function write(path, text)
-  local f = assert(io.open(path, "wb"))
-  f:write(text)
-  f:close()
-end
+local write = U.write
 
 local function read(path)
   local f = io.open(path, "rb")

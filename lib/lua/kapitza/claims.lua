@@ -291,12 +291,6 @@ function M.resolves(step, quantity, factor, what)
   return M.premise(step <= factor * quantity, "%s: resolution %.3g at most %v of the quantity %.3g", what, step, factor, quantity)
 end
 
---- A baseline (what doing nothing would give) that differs from the method's result: |d| > 0
--- relative to the scale.
-function M.baseline(d, scale, what)
-  return M.premise(math.abs(d) > 1e-12 * math.abs(scale), "%s differs from the method's result (by %.3g)", what, d)
-end
-
 ---------------------------------------------------------------------------------------------------
 -- The parameters of a published number
 ---------------------------------------------------------------------------------------------------

@@ -253,6 +253,6 @@ end
 ---------------------------------------------------------------------------------------------------
 local Cl = require "kapitza.claims"
 for _, k in ipairs { "claims", "na", "off_paper", "quote", "no_repeats", "is_na", "verdict_of", "T", "join", "text", "show",
-                     "count", "premise", "at_least", "inside", "resolves", "baseline", "paper_at" } do M[k] = Cl[k] end
+                     "count", "premise", "at_least", "inside", "resolves", "paper_at" } do M[k] = Cl[k] end
 
 return M
